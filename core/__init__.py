@@ -1,0 +1,89 @@
+"""Mykerinos rules engine: a pure package (no I/O, no clock, no global randomness, no UI).
+
+The whole contract is here::
+
+    state = core.new_game(players=3, seed=7)
+    actions = core.legal_actions(state)          # stable order, the single source of truth
+    state = core.apply_action(state, actions[0])  # a new state; the input is never mutated
+    state.current_player                          # seat deciding now, None when the game is over
+    core.is_over(state); core.final_scores(state)
+
+Rules live by concept: ``region`` (the grid of parcels), ``museum`` (the room graph),
+``cards`` (the deck data), ``actions`` (moves and their notation), ``state`` (the game's
+data), ``rules`` (turn flow, legality and effects), ``scoring`` (the end of the game).
+"""
+
+from core.actions import (
+    Action,
+    BookRoom,
+    Blackmore,
+    Brown,
+    Excavate,
+    Extend,
+    Lemon,
+    NeutralExcavate,
+    NeutralExtend,
+    NeutralParcel,
+    NeutralSkip,
+    Pass,
+    Tangerine,
+    TakeParcel,
+    Violet,
+    format_action,
+    parse_action,
+)
+from core.cards import CARDS, Card, Patron
+from core.errors import IllegalActionError, MalformedActionError
+from core.museum import Room
+from core.rules import (
+    Event,
+    apply_action,
+    apply_action_with_events,
+    is_over,
+    legal_actions,
+    new_game,
+    redetermine,
+)
+from core.scoring import FinalScores, PlayerScore, final_scores
+from core.state import NEUTRAL, Colour, GameState, Phase, PlayerState
+
+__all__ = [
+    "CARDS",
+    "NEUTRAL",
+    "Action",
+    "Blackmore",
+    "BookRoom",
+    "Brown",
+    "Card",
+    "Colour",
+    "Event",
+    "Excavate",
+    "Extend",
+    "FinalScores",
+    "GameState",
+    "IllegalActionError",
+    "Lemon",
+    "MalformedActionError",
+    "NeutralExcavate",
+    "NeutralExtend",
+    "NeutralParcel",
+    "NeutralSkip",
+    "Pass",
+    "Patron",
+    "Phase",
+    "PlayerScore",
+    "PlayerState",
+    "Room",
+    "TakeParcel",
+    "Tangerine",
+    "Violet",
+    "apply_action",
+    "apply_action_with_events",
+    "final_scores",
+    "format_action",
+    "is_over",
+    "legal_actions",
+    "new_game",
+    "parse_action",
+    "redetermine",
+]

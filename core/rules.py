@@ -1,0 +1,498 @@
+"""The flow of a game: setup, seasons, turns, the survey, and the effect of each action.
+
+Public entry points: :func:`new_game`, :func:`legal_actions`, :func:`apply_action`,
+:func:`is_over`. Automatic steps (dealing, forced passes, single-option survey takings,
+discards, cubes going home) happen inside ``apply_action``; :func:`apply_action_with_events`
+also reports them in words so a player can follow.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import msgspec
+from msgspec.structs import replace
+
+from core import actions as K
+from core.actions import _FROM_CODE as _INTERNED
+from core.actions import Action, from_code, to_code
+from core.cards import CARDS, PATRONS, Patron
+from core.errors import IllegalActionError
+from core.explain import describe_code, explain_illegal
+from core.moves import can_place_neutral, legal_codes, survey_codes
+from core.museum import ROOMS, room_name
+from core.region import AREA_MASK, area_parcels, pyramid_mask
+from core.state import (
+    CUBES_PER_COLOUR,
+    EMPTY,
+    NEUTRAL,
+    SEASONS,
+    Colour,
+    GameState,
+    Phase,
+    PlayerState,
+    Seat,
+    SurveyStep,
+)
+
+STOCK_PER_SEASON = {2: 11, 3: 11, 4: 8}
+NEUTRAL_PER_SEASON = 4
+PARCELS_PER_SEASON = (8, 8, 8, 12)
+
+
+class Event(msgspec.Struct, frozen=True):
+    """Something that happened during an action, told in words (``seat`` None: nobody's)."""
+
+    text: str
+    seat: Seat | None = None
+
+
+Events = list[Event] | None
+
+
+# ---------------------------------------------------------------- setup
+
+
+def new_game(
+    players: int,
+    seed: int,
+    names: Sequence[str] | None = None,
+    colours: Sequence[Colour] | None = None,
+) -> GameState:
+    """A new game for 2..4 players, with the deck, first player and wings drawn from ``seed``."""
+    if type(players) is not int or not 2 <= players <= 4:
+        raise ValueError(f"Mykerinos is for 2 to 4 players, not {players!r}")
+    colours = list(colours) if colours is not None else list(Colour)[:players]
+    names = list(names) if names is not None else [c.value.title() for c in colours]
+    if len(names) != players or len(colours) != players or len(set(colours)) != players:
+        raise ValueError("give one name and one distinct colour per player")
+    rng = random.Random(seed)
+    cards = list(range(len(CARDS)))
+    rng.shuffle(cards)
+    deck = tuple(card * 2 + rng.getrandbits(1) for card in cards)
+    first = rng.randrange(players)
+    wings = tuple(rng.sample(range(len(PATRONS)), len(PATRONS)))
+    neutral = next(c for c in Colour if c not in colours) if players == 2 else None
+    state = GameState(
+        seed=seed,
+        players=tuple(PlayerState(str(n), Colour(c)) for n, c in zip(names, colours, strict=True)),
+        neutral_colour=neutral,
+        wings=wings,
+        deck=deck,
+        season=0,
+        phase=Phase.EXCAVATION,
+        current=first,
+        first_player=first,
+        region=(),
+        pyramids=0,
+        cubes=(0,) * (players + (players == 2)),
+        museum=(EMPTY,) * ROOMS,
+        passing=(),
+        neutral_reserve=CUBES_PER_COLOUR if players == 2 else 0,
+    )
+    return _start_season(state, first, None)
+
+
+def redetermine(state: GameState, rng: random.Random) -> GameState:
+    """A copy of ``state`` with the undealt parcels re-shuffled and re-oriented by ``rng``.
+
+    Computer players simulate on such copies so they never use the real deck order.
+    """
+    cards = [face >> 1 for face in state.deck]
+    rng.shuffle(cards)
+    return replace(state, deck=tuple(card * 2 + rng.getrandbits(1) for card in cards))
+
+
+# ---------------------------------------------------------------- the public contract
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every legal action of the player deciding now, in a stable order (empty when over)."""
+    codes = _cached_codes(state)
+    try:
+        return tuple(map(_INTERNED.__getitem__, codes))
+    except KeyError:
+        return tuple(map(from_code, codes))
+
+
+def is_over(state: GameState) -> bool:
+    return state.phase is Phase.OVER
+
+
+def apply_action(state: GameState, action: Action) -> GameState:
+    """The state after ``action``; ``state`` is unchanged.
+
+    Raises :class:`~core.errors.MalformedActionError` for a malformed action and
+    :class:`~core.errors.IllegalActionError` (saying why) for one that is not legal now.
+    """
+    return _apply_checked(state, action, None)
+
+
+def apply_action_with_events(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+    """Like :func:`apply_action`, also returning what happened, in words."""
+    events: list[Event] = []
+    return _apply_checked(state, action, events), events
+
+
+_last: tuple[GameState | None, list[int]] = (None, [])
+
+
+def _cached_codes(state: GameState) -> list[int]:
+    """``legal_codes`` of the last state asked about is kept: a UI or a player usually asks
+    for the legal actions and then applies one of them. (One tuple, swapped atomically, so
+    threads at worst recompute.)"""
+    global _last
+    cached_state, codes = _last
+    if cached_state is not state:
+        codes = legal_codes(state)
+        _last = (state, codes)
+    return codes
+
+
+def _apply_checked(state: GameState, action: Action, events: Events) -> GameState:
+    action_code = to_code(action)
+    if action_code not in _cached_codes(state):
+        raise IllegalActionError(explain_illegal(state, action_code, action))
+    return apply_code(state, action_code, events)
+
+
+# ---------------------------------------------------------------- effects
+
+
+def apply_code(state: GameState, action_code: int, events: Events = None) -> GameState:
+    """Apply a legal action given by its code (not checked: the fast path for simulations)."""
+    kind = action_code & 15
+    seat = state.current
+    if kind <= K.TANGERINE:
+        if kind == K.PASS:
+            return _pass(state, seat, events)
+        if kind == K.BROWN:
+            state = _to_museum(state, seat, action_code >> 4 & 127, from_stock=True)
+            state = _tilt(state, seat, Patron.BROWN)
+            if events is not None:
+                _tell(events, state, seat, describe_code(state, action_code))
+            return _end_turn(state, seat, events)
+        return _excavate(state, seat, action_code, events)
+    if kind <= K.NEUTRAL_SKIP:
+        if kind != K.NEUTRAL_SKIP:
+            state = _place(state, len(state.players), action_code, seat)
+        if events is not None:
+            _tell(events, state, seat, describe_code(state, action_code))
+        state = replace(state, neutral_pending=False)
+        return _end_turn(state, seat, events)
+    return _survey_choice(state, seat, action_code, events)
+
+
+_PLACEMENT_PATRON = {
+    K.VIOLET_A: Patron.VIOLET,
+    K.VIOLET_B: Patron.VIOLET,
+    K.LEMON_A: Patron.LEMON,
+    K.LEMON_B: Patron.LEMON,
+    K.BLACKMORE: Patron.BLACKMORE,
+    K.TANGERINE: Patron.TANGERINE,
+}
+
+
+def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
+    kind = action_code & 15
+    patron = _PLACEMENT_PATRON.get(kind)
+    if patron is not None:
+        state = _tilt(state, seat, patron)
+        if patron is Patron.VIOLET:
+            state = _move_cubes(state, seat, reserve=-1, stock=+1)
+    state = _place(state, seat, action_code, seat)
+    if events is not None:
+        _tell(events, state, seat, describe_code(state, action_code))
+    if patron is None and len(state.players) == 2 and can_place_neutral(state, seat):
+        return replace(state, neutral_pending=True)
+    return _end_turn(state, seat, events)
+
+
+_PLACED_COUNT = {
+    K.EXCAVATE: 1, K.EXTEND: 2, K.VIOLET_A: 1, K.VIOLET_B: 2, K.LEMON_A: 1, K.LEMON_B: 2,
+    K.BLACKMORE: 2, K.TANGERINE: 3, K.NEUTRAL_A: 1, K.NEUTRAL_B: 2,
+}  # fmt: skip
+
+
+def _place(state: GameState, holder: int, action_code: int, seat: Seat) -> GameState:
+    """Put the action's cubes on the region for ``holder`` (a seat or the neutral's index),
+    taking them from ``seat``'s stock (its neutral cubes for the neutral)."""
+    count = _PLACED_COUNT[action_code & 15]
+    mask = 1 << (action_code >> 4 & 127)
+    if count >= 2:
+        mask |= 1 << (action_code >> 11 & 127)
+    if count == 3:
+        mask |= 1 << (action_code >> 18 & 127)
+    cubes = list(state.cubes)
+    cubes[holder] |= mask
+    player = state.players[seat]
+    if holder == seat:
+        player = replace(player, stock=player.stock - count)
+    else:
+        player = replace(player, neutral_stock=player.neutral_stock - count)
+    return replace(state, cubes=tuple(cubes), players=_with(state.players, seat, player))
+
+
+def _tilt(state: GameState, seat: Seat, patron: Patron) -> GameState:
+    """Turn the player's first untilted card of ``patron``."""
+    player = state.players[seat]
+    card = next(c for c in player.cards if CARDS[c].patron is patron and c not in player.tilted)
+    player = replace(player, tilted=(*player.tilted, card))
+    return replace(state, players=_with(state.players, seat, player))
+
+
+def _move_cubes(state: GameState, seat: Seat, reserve: int = 0, stock: int = 0) -> GameState:
+    player = state.players[seat]
+    player = replace(player, reserve=player.reserve + reserve, stock=player.stock + stock)
+    return replace(state, players=_with(state.players, seat, player))
+
+
+def _to_museum(state: GameState, seat: Seat, room: int, from_stock: bool) -> GameState:
+    museum = list(state.museum)
+    museum[room] = seat
+    state = replace(state, museum=tuple(museum))
+    if from_stock:
+        return _move_cubes(state, seat, stock=-1)
+    return _move_cubes(state, seat, reserve=-1)
+
+
+def _with(players: tuple[PlayerState, ...], seat: Seat, player: PlayerState) -> tuple[PlayerState, ...]:
+    return (*players[:seat], player, *players[seat + 1 :])
+
+
+def _tell(events: Events, state: GameState, seat: Seat | None, text: str) -> None:
+    """Record an event; ``{}`` in ``text`` becomes the seat's name."""
+    if events is not None:
+        name = state.players[seat].name if seat is not None and seat >= 0 else "The neutral"
+        events.append(Event(text.format(name), seat))
+
+
+# ---------------------------------------------------------------- turns and passing
+
+
+def _pass(state: GameState, seat: Seat, events: Events) -> GameState:
+    """Put ``seat`` on the lowest free passing space; start the survey once all have."""
+    passing = list(state.passing)
+    space = passing.index(EMPTY)
+    passing[space] = seat
+    state = replace(state, passing=tuple(passing), last_turn=False)
+    if events is not None:
+        _tell(events, state, seat, f"{{}} passes (passing space {space + 1})")
+    still_in = [s for s in range(len(state.players)) if s not in passing]
+    if not still_in:
+        return _start_survey(state, events)
+    if len(still_in) == 1:
+        state = replace(state, last_turn=True)
+    return _give_turn(state, _next_seat(state, seat), events)
+
+
+def _end_turn(state: GameState, seat: Seat, events: Events) -> GameState:
+    """After a non-pass action: the last player is placed on the scale, else play moves on."""
+    if state.last_turn:
+        return _pass(state, seat, events)
+    return _give_turn(state, _next_seat(state, seat), events)
+
+
+def _next_seat(state: GameState, seat: Seat) -> Seat:
+    count = len(state.players)
+    for step in range(1, count + 1):
+        other = (seat + step) % count
+        if other not in state.passing:
+            return other
+    raise AssertionError("no player left to play")  # pragma: no cover - callers check
+
+
+def _give_turn(state: GameState, seat: Seat, events: Events) -> GameState:
+    """Make ``seat`` decide; with an empty stock, passing is all it can do, so it passes."""
+    state = replace(state, current=seat)
+    if state.players[seat].stock == 0:
+        _tell(events, state, seat, "{} has no cube in stock")
+        return _pass(state, seat, events)
+    return state
+
+
+# ---------------------------------------------------------------- seasons
+
+
+def _start_season(state: GameState, first: Seat, events: Events) -> GameState:
+    """Phase 1: stock allotments (limited by the reserve), deal the region, first player."""
+    season = state.season + 1
+    allot = STOCK_PER_SEASON[len(state.players)]
+    players = [
+        replace(p, reserve=p.reserve - min(allot, p.reserve), stock=p.stock + min(allot, p.reserve))
+        for p in state.players
+    ]
+    neutral_reserve = state.neutral_reserve
+    if len(players) == 2:
+        # 4 neutral cubes each; if fewer remain, they are shared one by one, first player first.
+        for i in range(2 * NEUTRAL_PER_SEASON):
+            if neutral_reserve == 0:
+                break
+            seat = (first + i) % 2
+            players[seat] = replace(players[seat], neutral_stock=players[seat].neutral_stock + 1)
+            neutral_reserve -= 1
+    count = PARCELS_PER_SEASON[season - 1]
+    region = state.deck[:count]
+    state = replace(
+        state,
+        season=season,
+        phase=Phase.EXCAVATION,
+        players=tuple(players),
+        neutral_reserve=neutral_reserve,
+        deck=state.deck[count:],
+        region=region,
+        pyramids=pyramid_mask(region),
+        cubes=(0,) * len(state.cubes),
+        passing=(EMPTY, NEUTRAL, EMPTY, EMPTY) if len(players) == 2 else (EMPTY,) * len(players),
+        first_player=first,
+        last_turn=False,
+        neutral_pending=False,
+    )
+    _tell(events, state, None, f"Season {season} begins: {count} parcels dealt")
+    return _give_turn(state, first, events)
+
+
+def _end_season(state: GameState, events: Events) -> GameState:
+    """Clear the scale, untilt every card; the last player placed there starts next season."""
+    last = next(seat for seat in reversed(state.passing) if seat not in (EMPTY, NEUTRAL))
+    players = tuple(replace(p, tilted=()) for p in state.players)
+    state = replace(state, players=players, survey_area=EMPTY, survey_steps=(), region=(), pyramids=0)
+    if state.season == SEASONS:
+        _tell(events, state, None, "The game is over: the exhibition is scored")
+        return replace(state, phase=Phase.OVER, current=EMPTY, passing=())
+    return _start_season(state, last, events)
+
+
+# ---------------------------------------------------------------- the survey
+
+
+def _start_survey(state: GameState, events: Events) -> GameState:
+    state = replace(state, phase=Phase.SURVEY, last_turn=False, neutral_pending=False)
+    _tell(events, state, None, "Everyone has passed: the survey begins")
+    return _survey_area(state, 0, events)
+
+
+def ranking(state: GameState, area: int) -> list[Seat]:
+    """Holders of cubes in ``area``, most cubes first, ties to the lower passing space."""
+    mask = AREA_MASK[area]
+    seats = [*range(len(state.players)), NEUTRAL][: len(state.cubes)]
+    counts = {seat: (cubes & mask).bit_count() for seat, cubes in zip(seats, state.cubes, strict=True)}
+    holders = [seat for seat in seats if counts[seat]]
+    return sorted(holders, key=lambda seat: (-counts[seat], state.passing.index(seat)))
+
+
+def _survey_plan(state: GameState, ranks: list[Seat]) -> tuple[tuple[SurveyStep, Seat], ...]:
+    """The steps of an area's survey, from its ranking (RULES.md §4 phase 3 and §8)."""
+    choose, take, pick = SurveyStep.CHOOSE, SurveyStep.TAKE, SurveyStep.PICK_NEUTRAL
+    if NEUTRAL in ranks[:2]:
+        if len(ranks) == 1:
+            return ()  # the neutral alone: both parcels are discarded
+        if ranks[0] == NEUTRAL:
+            picker = 1 - ranks[1]  # the real player not ranked 2nd picks the neutral's parcel
+            plan = [(pick, picker), (choose, ranks[1])]
+        else:
+            plan = [(choose, ranks[0]), (pick, ranks[0])]
+        return tuple(plan + [(take, seat) for seat in ranks[2:]])
+    plan = [(choose, seat) for seat in ranks[:2]] + [(take, seat) for seat in ranks[2:]]
+    return tuple((step, seat) for step, seat in plan if seat != NEUTRAL)
+
+
+def _survey_area(state: GameState, area: int, events: Events) -> GameState:
+    """Begin surveying ``area`` (or end the season after the last one)."""
+    if area >= len(state.region) // 2:
+        return _end_season(state, events)
+    ranks = ranking(state, area)
+    state = replace(state, survey_area=area, survey_steps=_survey_plan(state, ranks))
+    if ranks:
+        names = ", ".join(_holder_name(state, seat) for seat in ranks)
+        _tell(events, state, None, f"Survey of area {area + 1}: {names}")
+    return _run_survey(state, events)
+
+
+def _holder_name(state: GameState, seat: Seat) -> str:
+    return "the neutral" if seat == NEUTRAL else state.players[seat].name
+
+
+def _run_survey(state: GameState, events: Events) -> GameState:
+    """Play survey steps that need no decision, and stop at the first one that does."""
+    while state.survey_steps:
+        step, seat = state.survey_steps[0]
+        options = survey_codes(state, step, seat)
+        if len(options) >= 2:
+            return replace(state, current=seat)
+        if options:
+            state = _survey_effect(state, seat, options[0], events)
+        else:
+            if step is not SurveyStep.PICK_NEUTRAL:
+                _tell(events, state, seat, "{} gets nothing: no parcel left, no room to book")
+            state = replace(state, survey_steps=state.survey_steps[1:])
+    return _finish_area(state, events)
+
+
+def _survey_choice(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
+    state = _survey_effect(state, seat, action_code, events)
+    return _run_survey(state, events)
+
+
+def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
+    """Take a parcel, book a room, or discard the neutral's parcel; the step is done."""
+    kind, index = action_code & 15, action_code >> 4 & 127
+    if kind == K.BOOK:
+        state = _to_museum(state, seat, index, from_stock=False)
+        _tell(events, state, seat, f"{{}} books Museum room {room_name(index)}")
+    else:
+        card = state.region[index] >> 1
+        region = (*state.region[:index], EMPTY, *state.region[index + 1 :])
+        if kind == K.NEUTRAL_PARCEL:
+            state = replace(state, region=region, discard=(*state.discard, card))
+            _tell(events, state, seat, f"{{}} gives the neutral parcel P{index + 1} ({CARDS[card]}): discarded")
+        else:
+            player = state.players[seat]
+            value = CARDS[card].value
+            player = replace(player, score=player.score + value, cards=(*player.cards, card))
+            state = replace(state, region=region, players=_with(state.players, seat, player))
+            _tell(events, state, seat, f"{{}} takes parcel P{index + 1} ({CARDS[card]}, +{value})")
+    return replace(state, survey_steps=state.survey_steps[1:])
+
+
+def _finish_area(state: GameState, events: Events) -> GameState:
+    """Discard the parcels nobody took; every cube on the area goes back to its reserve."""
+    area = state.survey_area
+    left = [p for p in area_parcels(area) if state.region[p] != EMPTY]
+    region = list(state.region)
+    discard = list(state.discard)
+    for parcel in left:
+        discard.append(region[parcel] >> 1)
+        region[parcel] = EMPTY
+        _tell(events, state, None, f"Parcel P{parcel + 1} is discarded")
+    mask = AREA_MASK[area]
+    players = list(state.players)
+    for seat, player in enumerate(players):
+        back = (state.cubes[seat] & mask).bit_count()
+        if back:
+            players[seat] = replace(player, reserve=player.reserve + back)
+    neutral_back = (state.cubes[-1] & mask).bit_count() if len(players) == 2 else 0
+    state = replace(
+        state,
+        region=tuple(region),
+        discard=tuple(discard),
+        players=tuple(players),
+        cubes=tuple(cubes & ~mask for cubes in state.cubes),
+        neutral_reserve=state.neutral_reserve + neutral_back,
+        survey_steps=(),
+    )
+    return _survey_area(state, area + 1, events)
+
+
+__all__ = [
+    "Event",
+    "apply_action",
+    "apply_action_with_events",
+    "apply_code",
+    "is_over",
+    "legal_actions",
+    "new_game",
+    "ranking",
+    "redetermine",
+]

@@ -1,0 +1,125 @@
+"""The game's data: a frozen, JSON-ready snapshot of everything on the table.
+
+A ``GameState`` is never mutated: the rules build a new one for every action. Fields are
+plain ints and tuples so that copying is cheap and ``msgspec`` encodes a state to JSON and
+back unchanged. Sets of region spaces are bitmasks (see :mod:`core.region`).
+"""
+
+from __future__ import annotations
+
+import enum
+
+import msgspec
+
+from core.region import Face
+
+Seat = int
+"""A player's seat, 0..3, in turn order."""
+
+NEUTRAL: Seat = -2
+"""The neutral archaeologist of a 2-player game, wherever a seat is expected."""
+EMPTY = -1
+"""An empty Museum room or passing space; a parcel no longer in the region."""
+
+CUBES_PER_COLOUR = 25
+SEASONS = 4
+
+
+class Colour(enum.StrEnum):
+    """The four archaeologist colours. Each player is also told apart by a letter."""
+
+    BLUE = "blue"
+    RED = "red"
+    GREEN = "green"
+    WHITE = "white"
+
+    @property
+    def letter(self) -> str:
+        return self.name[0]
+
+
+class Phase(enum.IntEnum):
+    """Where the game is: placing cubes, surveying areas, or over."""
+
+    EXCAVATION = 1
+    SURVEY = 2
+    OVER = 3
+
+
+class SurveyStep(enum.IntEnum):
+    """A pending step of the survey of an area."""
+
+    CHOOSE = 0
+    """1st or 2nd: take a parcel or book a Museum room."""
+    TAKE = 1
+    """3rd or 4th: take a parcel if one is left."""
+    PICK_NEUTRAL = 2
+    """2 players: choose which parcel the neutral takes."""
+
+
+class PlayerState(msgspec.Struct, frozen=True):
+    """One player's belongings. ``score`` counts parcel points taken so far; the
+    exhibition and series are added by :func:`core.final_scores` at the end."""
+
+    name: str
+    colour: Colour
+    score: int = 0
+    reserve: int = CUBES_PER_COLOUR
+    stock: int = 0
+    neutral_stock: int = 0
+    cards: tuple[int, ...] = ()
+    """Card ids owned, in the order taken."""
+    tilted: tuple[int, ...] = ()
+    """Cards turned this season (their power is spent until the season ends)."""
+
+
+class GameState(msgspec.Struct, frozen=True):
+    """Everything about a game in progress.
+
+    ``deck`` is hidden information: the undealt parcels in dealing order. Computer players
+    must not read it (use :func:`core.redetermine` to get a copy with it re-shuffled).
+    """
+
+    seed: int
+    players: tuple[PlayerState, ...]
+    neutral_colour: Colour | None
+    wings: tuple[int, ...]
+    """The patron of each Museum wing, chosen at setup."""
+    deck: tuple[Face, ...]
+    season: int
+    phase: Phase
+    current: Seat
+    """The seat deciding now, EMPTY when the game is over; see :attr:`current_player`."""
+    first_player: Seat
+    region: tuple[Face, ...]
+    """The season's parcels by position, EMPTY once taken or discarded."""
+    pyramids: int
+    """Mask of the pyramid spaces of this season's parcels."""
+    cubes: tuple[int, ...]
+    """Mask of each seat's cubes on the region; one more entry for the neutral (2 players)."""
+    museum: tuple[Seat, ...]
+    """The seat holding each of the 15 rooms, or EMPTY."""
+    passing: tuple[Seat, ...]
+    """The occupant of each passing space (1..4), or EMPTY; NEUTRAL on space 2 with 2 players."""
+    neutral_reserve: int = 0
+    last_turn: bool = False
+    """Exactly one player has not passed: this is their one last action."""
+    neutral_pending: bool = False
+    """2 players: the current player has done A or B and may now place neutral cubes."""
+    survey_area: int = EMPTY
+    survey_steps: tuple[tuple[SurveyStep, Seat], ...] = ()
+    """The survey of ``survey_area`` still to do; the first step is being decided now."""
+    discard: tuple[int, ...] = ()
+    """Card ids of discarded parcels."""
+
+    @property
+    def current_player(self) -> Seat | None:
+        """The seat that must decide now, or None once the game is over."""
+        return None if self.current == EMPTY else self.current
+
+    @property
+    def player_count(self) -> int:
+        return len(self.players)
+
+    def has_passed(self, seat: Seat) -> bool:
+        return seat in self.passing
