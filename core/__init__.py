@@ -15,8 +15,8 @@ data), ``rules`` (turn flow, legality and effects), ``scoring`` (the end of the 
 
 from core.actions import (
     Action,
-    BookRoom,
     Blackmore,
+    BookRoom,
     Brown,
     Excavate,
     Extend,
@@ -26,8 +26,8 @@ from core.actions import (
     NeutralParcel,
     NeutralSkip,
     Pass,
-    Tangerine,
     TakeParcel,
+    Tangerine,
     Violet,
     format_action,
     parse_action,

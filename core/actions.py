@@ -19,7 +19,7 @@ The text notation round-trips through :func:`format_action` / :func:`parse_actio
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final, cast
 
 import msgspec
 
@@ -204,7 +204,9 @@ def _space(value: object) -> int:
 
 def _spaces(values: object, counts: tuple[int, ...]) -> tuple[int, ...]:
     if not isinstance(values, tuple) or len(values) not in counts:
-        raise MalformedActionError(f"expected {' or '.join(map(str, counts))} spaces, got {values!r}")
+        raise MalformedActionError(
+            f"expected {' or '.join(map(str, counts))} spaces, got {values!r}"
+        )
     return tuple(_space(v) for v in values)
 
 
@@ -226,7 +228,7 @@ def to_code(action: Action) -> int:
     return result
 
 
-def _encode(action: object) -> int:  # noqa: PLR0911 - one branch per kind reads best
+def _encode(action: object) -> int:
     match action:
         case Excavate(space=s):
             return code(EXCAVATE, _space(s))
@@ -311,23 +313,22 @@ def parse_action(text: str) -> Action:
     return action
 
 
-def _parse_args(kind: type, args: list[str]) -> Action:
-    def parcel(token: str) -> int:
-        if not token.upper().startswith("P"):
-            raise ValueError(f"{token!r} is not a parcel (P1..P12)")
-        return int(token[1:]) - 1
-
+def _parse_args(kind: Any, args: list[str]) -> Action:
+    """Build an action of ``kind`` from the words after its name."""
     if kind in (Pass, NeutralSkip):
         if args:
             raise ValueError("takes no argument")
-        return kind()  # type: ignore[no-any-return]
-    if len(args) != 1 and kind in (Brown, BookRoom, TakeParcel, NeutralParcel, Excavate, NeutralExcavate):
+        return cast(Action, kind())
+    one = (Brown, BookRoom, TakeParcel, NeutralParcel, Excavate, NeutralExcavate)
+    if kind in one and len(args) != 1:
         raise ValueError("takes one argument")
     if kind in (Brown, BookRoom):
-        return kind(parse_room(args[0]))  # type: ignore[no-any-return]
+        return cast(Action, kind(parse_room(args[0])))
     if kind in (TakeParcel, NeutralParcel):
-        return kind(parcel(args[0]))  # type: ignore[no-any-return]
+        if not args[0].upper().startswith("P"):
+            raise ValueError(f"{args[0]!r} is not a parcel (P1..P12)")
+        return cast(Action, kind(int(args[0][1:]) - 1))
     spaces = tuple(parse_space(a) for a in args)
     if kind in (Violet, Lemon, Tangerine):
-        return kind(spaces)  # type: ignore[no-any-return]
-    return kind(*spaces)  # type: ignore[no-any-return]
+        return cast(Action, kind(spaces))
+    return cast(Action, kind(*spaces))

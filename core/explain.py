@@ -5,6 +5,8 @@ These only explain; legality itself is decided by :mod:`core.moves` alone.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from core import actions as K
 from core.actions import Action, to_code
 from core.cards import CARDS, Patron
@@ -73,7 +75,7 @@ def explain_illegal(state: GameState, action_code: int, action: Action) -> str:
     return f"{K.format_action(action)}: {reason}"
 
 
-def _reason(state: GameState, action_code: int) -> str:  # noqa: PLR0911
+def _reason(state: GameState, action_code: int) -> str:
     kind = action_code & 15
     if state.phase is Phase.OVER:
         return "the game is over"
@@ -105,7 +107,7 @@ def _reason(state: GameState, action_code: int) -> str:  # noqa: PLR0911
     return _placement_reason(state, action_code)
 
 
-def _placement_reason(state: GameState, action_code: int) -> str:  # noqa: PLR0911
+def _placement_reason(state: GameState, action_code: int) -> str:
     kind = action_code & 15
     spaces = _spaces(action_code)
     player = state.players[state.current]
@@ -125,7 +127,7 @@ def _placement_reason(state: GameState, action_code: int) -> str:  # noqa: PLR09
             return f"{space_name(s)} holds a pyramid"
     if len(set(spaces)) != len(spaces):
         return "each cube needs its own space"
-    for before, after in zip(spaces, spaces[1:], strict=False):
+    for before, after in pairwise(spaces):
         if not NEIGHBOURS[before] >> after & 1:
             return f"{space_name(after)} is not next to {space_name(before)}"
     own = state.cubes[-1] if neutral else state.cubes[state.current]
@@ -165,5 +167,3 @@ def _survey_reason(state: GameState, action_code: int) -> str:
     if index not in parcels_left(state):
         return f"parcel P{index + 1} is not left in the area being surveyed"
     return "that choice is not open now"
-
-

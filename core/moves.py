@@ -58,7 +58,9 @@ def usable_patrons(player: PlayerState) -> set[Patron]:
 # Each row of the region is one byte of a mask (WIDTH == 8), so a mask is turned into
 # spaces or action codes a row at a time through tables instead of bit by bit.
 _ROWS = range(MAX_ROWS)
-_ROW_SPACES = [[tuple(r * WIDTH + i for i in range(8) if v >> i & 1) for v in range(256)] for r in _ROWS]
+_ROW_SPACES = [
+    [tuple(r * WIDTH + i for i in range(8) if v >> i & 1) for v in range(256)] for r in _ROWS
+]
 
 
 def _bits(mask: int) -> list[int]:

@@ -257,7 +257,9 @@ def _to_museum(state: GameState, seat: Seat, room: int, from_stock: bool) -> Gam
     return _move_cubes(state, seat, reserve=-1)
 
 
-def _with(players: tuple[PlayerState, ...], seat: Seat, player: PlayerState) -> tuple[PlayerState, ...]:
+def _with(
+    players: tuple[PlayerState, ...], seat: Seat, player: PlayerState
+) -> tuple[PlayerState, ...]:
     return (*players[:seat], player, *players[seat + 1 :])
 
 
@@ -357,7 +359,9 @@ def _end_season(state: GameState, events: Events) -> GameState:
     """Clear the scale, untilt every card; the last player placed there starts next season."""
     last = next(seat for seat in reversed(state.passing) if seat not in (EMPTY, NEUTRAL))
     players = tuple(replace(p, tilted=()) for p in state.players)
-    state = replace(state, players=players, survey_area=EMPTY, survey_steps=(), region=(), pyramids=0)
+    state = replace(
+        state, players=players, survey_area=EMPTY, survey_steps=(), region=(), pyramids=0
+    )
     if state.season == SEASONS:
         _tell(events, state, None, "The game is over: the exhibition is scored")
         return replace(state, phase=Phase.OVER, current=EMPTY, passing=())
@@ -377,7 +381,9 @@ def ranking(state: GameState, area: int) -> list[Seat]:
     """Holders of cubes in ``area``, most cubes first, ties to the lower passing space."""
     mask = AREA_MASK[area]
     seats = [*range(len(state.players)), NEUTRAL][: len(state.cubes)]
-    counts = {seat: (cubes & mask).bit_count() for seat, cubes in zip(seats, state.cubes, strict=True)}
+    counts = {
+        seat: (cubes & mask).bit_count() for seat, cubes in zip(seats, state.cubes, strict=True)
+    }
     holders = [seat for seat in seats if counts[seat]]
     return sorted(holders, key=lambda seat: (-counts[seat], state.passing.index(seat)))
 
@@ -446,7 +452,12 @@ def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Event
         region = (*state.region[:index], EMPTY, *state.region[index + 1 :])
         if kind == K.NEUTRAL_PARCEL:
             state = replace(state, region=region, discard=(*state.discard, card))
-            _tell(events, state, seat, f"{{}} gives the neutral parcel P{index + 1} ({CARDS[card]}): discarded")
+            _tell(
+                events,
+                state,
+                seat,
+                f"{{}} gives the neutral parcel P{index + 1} ({CARDS[card]}): discarded",
+            )
         else:
             player = state.players[seat]
             value = CARDS[card].value
