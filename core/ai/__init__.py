@@ -1,15 +1,23 @@
-"""Computer opponents. They use only ``core``'s public API and never read the undealt deck.
+"""Computer opponents. They use only ``core``'s public facts and never read the undealt deck.
 
 ``make_bot(level, seed)`` returns a :class:`Bot`: an object with ``choose(state) -> Action``.
+
+- ``easy`` (:class:`~core.ai.players.EasyBot`): random placements, greedy parcel taking.
+- ``normal`` (:class:`~core.ai.players.NormalBot`): the best action by a heuristic judgement
+  of the position (:mod:`core.ai.evaluate`), one decision deep.
+- ``hard`` (:class:`~core.ai.search.HardBot`): a Monte Carlo search over the normal player's
+  best candidates, simulating on re-shuffled decks (:mod:`core.ai.search`).
+
+Every bot is deterministic for a given seed. :func:`hint` suggests a move to a human.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Protocol
 
 from core.actions import Action
-from core.rules import legal_actions
+from core.ai.players import EasyBot, NormalBot
+from core.ai.search import HINT_BUDGET, HINT_ITERATIONS, HardBot
 from core.state import GameState
 
 LEVELS = ("easy", "normal", "hard")
@@ -23,20 +31,32 @@ class Bot(Protocol):
     def choose(self, state: GameState) -> Action: ...
 
 
-class RandomBot:
-    """Plays a uniformly random legal action (a placeholder until the levels exist)."""
+def make_bot(
+    level: str,
+    seed: int | None = None,
+    budget: float | None = None,
+    iterations: int | None = None,
+) -> Bot:
+    """A bot of ``level`` (one of :data:`LEVELS`), deterministic for a given ``seed``.
 
-    level = "easy"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def choose(self, state: GameState) -> Action:
-        return self._rng.choice(legal_actions(state))
-
-
-def make_bot(level: str, seed: int | None = None) -> Bot:
-    """A bot of ``level`` (one of :data:`LEVELS`), deterministic for a given ``seed``."""
+    ``budget`` (seconds per decision) and ``iterations`` (simulations per decision) tune the
+    hard bot only. By default it runs a fixed number of simulations, calibrated to take
+    about 2 s here, so its play depends on the seed alone; the time budget (default 5 s) is
+    a safety cap. Pass ``budget`` alone to search for that long instead (then results also
+    depend on the machine's speed).
+    """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
-    return RandomBot(seed)
+    if level == "easy":
+        return EasyBot(seed)
+    if level == "normal":
+        return NormalBot(seed)
+    return HardBot(seed, budget=budget, iterations=iterations)
+
+
+def hint(state: GameState, seed: int | None = None) -> Action:
+    """What the hard bot would play here, with a shorter search (about 1 s)."""
+    return HardBot(seed, budget=HINT_BUDGET, iterations=HINT_ITERATIONS).choose(state)
+
+
+__all__ = ["LEVELS", "Bot", "EasyBot", "HardBot", "NormalBot", "hint", "make_bot"]

@@ -1,0 +1,292 @@
+"""The heuristic judgement of a position: how many points each player can expect at the end.
+
+:func:`estimates` turns a position into one number per seat, in final-score points:
+
+- what is already certain: parcel points, the exhibition and series of the cards owned with
+  the rooms held now (``core.scoring.player_score``);
+- what the future is likely to add: more cards in the seasons to come, each worth the best
+  room its player holds for its wing, partial series, patron powers still to be used;
+- the region of this season: each area's parcels go to its 1st and 2nd (RULES.md §4), so a
+  player's share of an area is what those ranks are worth to them times the chance of
+  holding them (certain once everyone has passed, a smooth guess before);
+- the cube economy: cubes kept in stock carry over to the next season.
+
+It reads only public facts; the region term is left out when ``state`` is in a later season
+than the decision being judged, since its parcels would come from the (hidden) deck.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from core.cards import CARDS, PATRONS
+from core.museum import FIVE_ROOM_DOORS, WINGS, open_rooms, room_points, room_wings
+from core.region import AREA_MASK, area_parcels
+from core.rules import ranking
+from core.scoring import SERIES_BONUS, final_scores
+from core.state import EMPTY, NEUTRAL, SEASONS, GameState, Phase, Seat, SurveyStep
+
+_PATRON_OF: tuple[int, ...] = tuple(-1 if c.patron is None else int(c.patron) for c in CARDS)
+_VALUE_OF: tuple[int, ...] = tuple(c.value for c in CARDS)
+_PARCELS_PER_SEASON = (8, 8, 8, 12)
+_WING_ROOMS: tuple[tuple[int, ...], ...] = tuple(
+    (wing, WINGS + wing, *FIVE_ROOM_DOORS[wing][1:]) for wing in range(WINGS)
+)
+"""The rooms that count for a wing, best first: its 5-room, its 3-room, its two 2-rooms."""
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The tunable judgement of the heuristic (points per unit)."""
+
+    share_taken: float = 0.8
+    """Share of the parcels of a future season that players take (the rest is discarded)."""
+    series_progress: float = 0.9
+    """Worth of one patron of the next series already owned."""
+    power_per_season: float = 0.5
+    """Worth of a patron card's power for each season it can still be used."""
+    stock_cube: float = 0.5
+    """Worth of a cube kept in stock for a later season."""
+    last_season_stock: float = 0.02
+    """Worth of a cube left in stock in the last season (only the tie-break)."""
+    sharpness: float = 1.6
+    """How sure an area lead of one cube is while players can still place cubes."""
+    third_share: float = 0.25
+    """Part of a parcel the 3rd of an area can hope for (when someone books instead)."""
+    book_cube_cost: float = 0.4
+    """A cube booked in the Museum never comes back."""
+
+
+WEIGHTS = Weights()
+
+
+@dataclass(slots=True)
+class _Seat:
+    """What one player's cards and rooms are worth, precomputed for one evaluation."""
+
+    counts: list[int]
+    room_values: list[int]
+    future_cards: float
+    card_worth: list[float]
+    """Marginal worth of one more card of each patron (exhibition, series, power)."""
+    book_worth: float
+    """Best gain of booking a Museum room now (0 if impossible)."""
+
+
+def estimates(
+    state: GameState, season: int | None = None, weights: Weights = WEIGHTS
+) -> list[float]:
+    """Expected final points of every seat.
+
+    ``season`` is the season of the decision being judged (default: ``state.season``); when
+    ``state`` has moved past it, its region (dealt from the hidden deck) is not looked at.
+    A finished game gives the final totals exactly.
+    """
+    if state.phase is Phase.OVER:
+        return [float(s.total) for s in final_scores(state).players]
+    if season is None:
+        season = state.season
+    players = len(state.players)
+    seats = [_seat_worth(state, seat, weights) for seat in range(players)]
+    values = [_standing(state, seat, seats[seat], weights) for seat in range(players)]
+    if state.season == season:
+        if state.phase is Phase.EXCAVATION:
+            _add_excavation_areas(state, seats, values, weights)
+        else:
+            _add_survey_areas(state, seats, values, weights)
+    return values
+
+
+def advantage(state: GameState, seat: Seat, season: int | None = None) -> float:
+    """How far ahead of the others ``seat`` expects to finish: its estimate minus a blend of
+    the best and the average opponent (winning is what counts, not the score)."""
+    values = estimates(state, season)
+    mine = values[seat]
+    others = values[:seat] + values[seat + 1 :]
+    return mine - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+
+
+# ---------------------------------------------------------------- cards, rooms and stock
+
+
+def _future_cards(state: GameState, weights: Weights) -> float:
+    """Cards a player may still expect in the seasons after this one."""
+    later = sum(_PARCELS_PER_SEASON[state.season :])
+    takers = len(state.players) + (0.6 if len(state.players) == 2 else 0.0)
+    return later * weights.share_taken / takers
+
+
+def _series_worth(counts: list[int], weights: Weights) -> float:
+    low = min(counts)
+    return SERIES_BONUS * low + weights.series_progress * sum(1 for c in counts if c > low)
+
+
+def _seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
+    counts = [0] * len(PATRONS)
+    for card in state.players[seat].cards:
+        patron = _PATRON_OF[card]
+        if patron >= 0:
+            counts[patron] += 1
+    museum = state.museum
+    room_values = [1] * len(PATRONS)
+    for wing, patron in enumerate(state.wings):
+        for room in _WING_ROOMS[wing]:
+            if museum[room] == seat:
+                room_values[patron] = room_points(room)
+                break
+    future = _future_cards(state, weights)
+    later_seasons = SEASONS - state.season
+    series = _series_worth(counts, weights)
+    card_worth = []
+    for patron in range(len(PATRONS)):
+        counts[patron] += 1
+        gain = _series_worth(counts, weights) - series
+        counts[patron] -= 1
+        card_worth.append(room_values[patron] + gain + weights.power_per_season * later_seasons)
+    book = 0.0
+    if state.players[seat].reserve:
+        book = _best_booking(state, seat, counts, room_values, future, weights)
+    return _Seat(counts, room_values, future, card_worth, book)
+
+
+def _best_booking(
+    state: GameState,
+    seat: Seat,
+    counts: list[int],
+    room_values: list[int],
+    future: float,
+    weights: Weights,
+) -> float:
+    best = 0.0
+    for room in open_rooms(state.museum, seat):
+        points = room_points(room)
+        gain = -weights.book_cube_cost
+        for wing in room_wings(room):
+            patron = state.wings[wing]
+            if points > room_values[patron]:
+                gain += (points - room_values[patron]) * (counts[patron] + future / len(PATRONS))
+        best = max(best, gain)
+    return best
+
+
+def _standing(state: GameState, seat: Seat, worth: _Seat, weights: Weights) -> float:
+    """Points already certain plus the likely worth of the seasons to come."""
+    player = state.players[seat]
+    counts = worth.counts
+    exhibition = sum(n * v for n, v in zip(counts, worth.room_values, strict=True))
+    series = _series_worth(counts, weights)
+    future = worth.future_cards / len(PATRONS) * sum(worth.room_values)
+    later_seasons = SEASONS - state.season
+    powers = weights.power_per_season * later_seasons * sum(counts)
+    stock = weights.stock_cube if later_seasons else weights.last_season_stock
+    return player.score + exhibition + series + future + powers + stock * player.stock
+
+
+def _parcel_worth(state: GameState, parcel: int, worth: _Seat) -> float:
+    card = state.region[parcel] >> 1
+    patron = _PATRON_OF[card]
+    return _VALUE_OF[card] + (worth.card_worth[patron] if patron >= 0 else 0.0)
+
+
+# ---------------------------------------------------------------- the region
+
+
+def _rank_values(state: GameState, area: int, worth: _Seat, weights: Weights) -> tuple[float, ...]:
+    """What being 1st, 2nd, 3rd of ``area`` is worth to a player."""
+    parcels = sorted(
+        (_parcel_worth(state, p, worth) for p in area_parcels(area) if state.region[p] != EMPTY),
+        reverse=True,
+    )
+    if not parcels:
+        return (worth.book_worth, worth.book_worth, 0.0)
+    first = max(parcels[0], worth.book_worth)
+    second = max(parcels[-1] if len(parcels) == 2 else 0.0, worth.book_worth)
+    return (first, second, weights.third_share * parcels[-1])
+
+
+def _add_excavation_areas(
+    state: GameState, seats: list[_Seat], values: list[float], weights: Weights
+) -> None:
+    """Each player's expected share of every area, from smooth chances of its ranks."""
+    players = len(state.players)
+    holders = [*range(players), NEUTRAL] if players == 2 else list(range(players))
+    passing = state.passing
+    active = [h != NEUTRAL and h not in passing for h in holders]
+    # Tie-break: a lower passing space wins; players still in will pass later than those out.
+    order = [passing.index(h) if h in passing else 10 for h in holders]
+    for area in range(len(state.region) // 2):
+        mask = AREA_MASK[area]
+        counts = [(cubes & mask).bit_count() for cubes in state.cubes]
+        for i in range(players):
+            if counts[i] == 0 and not active[i]:
+                continue
+            beats = []
+            for j in range(len(holders)):
+                if j == i:
+                    continue
+                beats.append(_chance_above(counts[i], counts[j], order[i] < order[j],
+                                           active[i] or active[j], not active[j], weights))
+            first = math.prod(beats)
+            second = 0.0
+            for k, lose in enumerate(beats):
+                rest = math.prod(b for m, b in enumerate(beats) if m != k)
+                second += (1.0 - lose) * rest
+            third = max(0.0, 1.0 - first - second)
+            v1, v2, v3 = _rank_values(state, area, seats[i], weights)
+            values[i] += first * v1 + second * v2 + third * v3
+
+
+def _chance_above(mine: int, theirs: int, wins_tie: bool, open_fight: bool, they_are_out: bool,
+                  weights: Weights) -> float:
+    """Chance that a player ranks above another in an area (1 if the other is not ranked)."""
+    if theirs == 0 and they_are_out:
+        return 1.0
+    margin = mine - theirs + (0.5 if wins_tie else -0.5)
+    if not open_fight:
+        return 1.0 if margin > 0 else 0.0
+    return 1.0 / (1.0 + math.exp(-weights.sharpness * margin))
+
+
+def _add_survey_areas(
+    state: GameState, seats: list[_Seat], values: list[float], weights: Weights
+) -> None:
+    """The survey: ranks are known; play each remaining step greedily for its player."""
+    area = state.survey_area
+    _share_out(state, area, [(step, seat) for step, seat in state.survey_steps], seats, values)
+    for later in range(area + 1, len(state.region) // 2):
+        ranks = ranking(state, later)
+        plan = [(SurveyStep.CHOOSE if r < 2 else SurveyStep.TAKE, seat)
+                for r, seat in enumerate(ranks)]
+        _share_out(state, later, plan, seats, values)
+
+
+def _share_out(
+    state: GameState,
+    area: int,
+    plan: list[tuple[SurveyStep, Seat]],
+    seats: list[_Seat],
+    values: list[float],
+) -> None:
+    """Give each step's player the parcel they like best (or a booking, if better)."""
+    left = [p for p in area_parcels(area) if state.region[p] != EMPTY]
+    for index, (step, seat) in enumerate(plan):
+        if not left:
+            return
+        if seat == NEUTRAL or step is SurveyStep.PICK_NEUTRAL:
+            # The neutral's parcel is discarded: the picker removes the one the next
+            # real player wants most; otherwise it simply takes what is left.
+            nxt = next((s for _, s in plan[index + 1 :] if s != NEUTRAL), None)
+            if nxt is None:
+                left.pop()
+            else:
+                left.remove(max(left, key=lambda p: _parcel_worth(state, p, seats[nxt])))
+            continue
+        worth = seats[seat]
+        best = max(left, key=lambda p: _parcel_worth(state, p, worth))
+        gain = _parcel_worth(state, best, worth)
+        if step is SurveyStep.CHOOSE and worth.book_worth > gain:
+            values[seat] += worth.book_worth
+            continue
+        values[seat] += gain
+        left.remove(best)
