@@ -8,14 +8,14 @@ computed on bitmasks: ``free`` spaces hold neither a cube nor a pyramid.
 from __future__ import annotations
 
 from core import actions as K
-from core.actions import code
 from core.cards import CARDS, Patron
 from core.museum import open_rooms
 from core.region import (
     AREA_MASK,
+    COL_A,
+    COL_H,
     MAX_ROWS,
     NEIGHBOURS,
-    SPACES,
     WIDTH,
     area_parcels,
     board_mask,
@@ -58,12 +58,13 @@ def usable_patrons(player: PlayerState) -> set[Patron]:
 # Each row of the region is one byte of a mask (WIDTH == 8), so a mask is turned into
 # spaces or action codes a row at a time through tables instead of bit by bit.
 _ROWS = range(MAX_ROWS)
+_BOARD = {count: board_mask(count) for count in (0, 8, 12)}
 _ROW_SPACES = [
     [tuple(r * WIDTH + i for i in range(8) if v >> i & 1) for v in range(256)] for r in _ROWS
 ]
 
 
-def _bits(mask: int) -> list[int]:
+def bits(mask: int) -> list[int]:
     """The spaces of ``mask`` in increasing order."""
     out: list[int] = []
     row = 0
@@ -91,45 +92,97 @@ def _singles(kind: int, mask: int, out: list[int]) -> None:
         row += 1
 
 
-# _PAIR_CODES[kind][first][seconds]: the codes of ``kind`` from ``first`` to each space of
-# the mask ``seconds`` (a subset of its neighbours), filled in as positions need them.
-_PAIR_CODES: dict[int, list[dict[int, tuple[int, ...]]]] = {
-    kind: [{} for _ in range(SPACES)]
+# Ordered pairs of adjacent spaces are found a direction at a time: the firsts whose
+# neighbour in that direction is allowed are one mask, read a row (one byte) at a time
+# through tables of ready-made codes, built lazily: _PAIR_TABLES[kind][direction][row*256+byte].
+_OFFSETS = (1, -1, WIDTH, -WIDTH)  # east, west, south, north
+_PAIR_TABLES: dict[int, list[list[tuple[int, ...] | None]]] = {
+    kind: [[None] * (MAX_ROWS * 256) for _ in _OFFSETS]
     for kind in (K.EXTEND, K.VIOLET_B, K.LEMON_B, K.BLACKMORE, K.NEUTRAL_B)
 }
 
 
-def _pair_codes(kind: int, first: int, seconds: int) -> tuple[int, ...]:
-    table = _PAIR_CODES[kind][first]
-    codes = table.get(seconds)
-    if codes is None:
-        head = kind | first << 4
-        codes = table[seconds] = tuple(head | b << 11 for b in _bits(seconds))
-    return codes
+def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
+    """Append the codes of ``kind`` for every ``first`` in ``firsts`` and ``second`` in
+    ``seconds`` next to it."""
+    if firsts.bit_count() <= 12:  # few firsts: one neighbour lookup each is quicker
+        for a in bits(firsts):
+            near = NEIGHBOURS[a] & seconds
+            if near:
+                head = kind | a << 4
+                try:
+                    out += _TAILS[head][near]
+                except KeyError:
+                    out += _tails(head, 11, near)
+        return
+    tables = _PAIR_TABLES[kind]
+    starts_by_direction = (
+        firsts & (seconds >> 1) & ~COL_H,
+        firsts & (seconds << 1) & ~COL_A,
+        firsts & (seconds >> WIDTH),
+        firsts & (seconds << WIDTH),
+    )
+    for direction, starts in enumerate(starts_by_direction):
+        table = tables[direction]
+        index = 0
+        while starts:
+            byte = starts & 255
+            if byte:
+                codes = table[index | byte]
+                if codes is None:
+                    codes = table[index | byte] = _pair_codes(kind, direction, index >> 8, byte)
+                out += codes
+            starts >>= 8
+            index += 256
 
 
-def _pairs(kind: int, firsts: int, free: int, out: list[int]) -> None:
-    """``first`` in ``firsts``, ``second`` a free space next to it."""
-    for a in _bits(firsts):
-        seconds = NEIGHBOURS[a] & free
-        if seconds:
-            out += _pair_codes(kind, a, seconds)
+def _pair_codes(kind: int, direction: int, row: int, byte: int) -> tuple[int, ...]:
+    offset = _OFFSETS[direction]
+    return tuple(kind | a << 4 | (a + offset) << 11 for a in _ROW_SPACES[row][byte])
 
 
 def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
     """Lord Lemon's B: exactly one of the two cubes on a free pyramid."""
-    for a in _bits(firsts & (free | pyramids)):
-        seconds = NEIGHBOURS[a] & (free if pyramids >> a & 1 else pyramids)
-        if seconds:
-            out += _pair_codes(K.LEMON_B, a, seconds)
+    _pairs(K.LEMON_B, firsts & free, pyramids, out)
+    _pairs(K.LEMON_B, firsts & pyramids, free, out)
+
+
+# Spaces within two steps of each space: a Tangerine chain from ``a`` depends only on
+# which of them are free, so its codes are memoised per (a, that pattern).
+_REACH2 = tuple(NEIGHBOURS[a] | neighbours(NEIGHBOURS[a]) for a in range(len(NEIGHBOURS)))
+_CHAIN_CODES: list[dict[int, tuple[int, ...]]] = [{} for _ in _REACH2]
 
 
 def _chains(firsts: int, free: int, out: list[int]) -> None:
     """Colonel Tangerine: three free spaces in a chain, the first in ``firsts``."""
-    for a in _bits(firsts):
-        for b in _bits(NEIGHBOURS[a] & free):
-            head = K.TANGERINE | a << 4 | b << 11
-            out.extend(head | c << 18 for c in _bits(NEIGHBOURS[b] & free & ~(1 << a)))
+    for a in bits(firsts):
+        pattern = free & _REACH2[a]
+        try:
+            out += _CHAIN_CODES[a][pattern]
+        except KeyError:
+            out += _chain_codes(a, pattern)
+
+
+def _chain_codes(a: int, free: int) -> tuple[int, ...]:
+    rest = free & ~(1 << a)
+    codes = tuple(
+        K.TANGERINE | a << 4 | b << 11 | c << 18
+        for b in bits(NEIGHBOURS[a] & free)
+        for c in bits(NEIGHBOURS[b] & rest)
+    )
+    _CHAIN_CODES[a][free] = codes
+    return codes
+
+
+# _TAILS[head][mask]: the codes ``head | s << shift`` for each space ``s`` of ``mask``,
+# where ``head`` already holds the kind and the earlier spaces. Filled in as needed.
+_TAILS: dict[int, dict[int, tuple[int, ...]]] = {}
+
+
+def _tails(head: int, shift: int, mask: int) -> tuple[int, ...]:
+    codes = tuple(head | s << shift for s in bits(mask))
+    _TAILS.setdefault(head, {})[mask] = codes
+    return codes
 
 
 def legal_codes(state: GameState) -> list[int]:
@@ -147,43 +200,46 @@ def _excavation_codes(state: GameState) -> list[int]:
     seat = state.current
     player = state.players[seat]
     stock = player.stock
-    out: list[int] = []
-    if stock:
-        taken = occupied(state)
-        free = board_mask(len(state.region)) & ~state.pyramids & ~taken
-        frontier = neighbours(state.cubes[seat]) & free
-        _singles(K.EXCAVATE, free, out)
-        if stock >= 2:
-            _pairs(K.EXTEND, frontier, free, out)
-    out.append(K.PASS)
-    if stock:
-        _patron_codes(state, seat, player, out)
-    return out
-
-
-def _patron_codes(state: GameState, seat: Seat, player: PlayerState, out: list[int]) -> None:
-    patrons = usable_patrons(player)
-    if not patrons:
-        return
-    stock = player.stock
-    taken = occupied(state)
-    free = board_mask(len(state.region)) & ~state.pyramids & ~taken
+    if not stock:
+        return [K.PASS]  # an empty stock can only pass
+    taken = 0
+    for cubes in state.cubes:
+        taken |= cubes
+    free = _BOARD[len(state.region)] & ~state.pyramids & ~taken
     near = neighbours(state.cubes[seat])
     frontier = near & free
+    out: list[int] = []
+    _singles(K.EXCAVATE, free, out)
+    if stock >= 2:
+        _pairs(K.EXTEND, frontier, free, out)
+    placements = len(out)
+    out.append(K.PASS)
+    if not player.cards:
+        return out
+    patrons = usable_patrons(player)
     if Patron.VIOLET in patrons and player.reserve:
-        _singles(K.VIOLET_A, free, out)
-        _pairs(K.VIOLET_B, frontier, free, out)
+        # Lady Violet, then A or B: the placements of A and B (B too with 1 cube in stock,
+        # since she brings one), as Violet codes.
+        violet = out[:placements]
+        if stock < 2:
+            _pairs(K.EXTEND, frontier, free, violet)
+        out += map(_TO_VIOLET.__add__, violet)
     if Patron.LEMON in patrons:
         pyramids = state.pyramids & ~taken
         _singles(K.LEMON_A, pyramids, out)
         if stock >= 2:
             _lemon_pairs(near, free, pyramids, out)
     if Patron.BROWN in patrons:
-        out.extend(code(K.BROWN, room) for room in open_rooms(state.museum, seat))
+        out.extend(K.BROWN | room << 4 for room in open_rooms(state.museum, seat))
     if Patron.BLACKMORE in patrons and stock >= 2:
         _pairs(K.BLACKMORE, free, free, out)
     if Patron.TANGERINE in patrons and stock >= 3:
         _chains(frontier, free, out)
+    return out
+
+
+_TO_VIOLET = K.VIOLET_A - K.EXCAVATE
+assert K.VIOLET_B - K.EXTEND == _TO_VIOLET, "the code layout relies on it"
 
 
 def _neutral_codes(state: GameState) -> list[int]:
@@ -211,10 +267,10 @@ def survey_codes(state: GameState, step: SurveyStep, seat: Seat) -> list[int]:
     """The options of one survey step (possibly none: the player then gets nothing)."""
     parcels = parcels_left(state)
     if step is SurveyStep.PICK_NEUTRAL:
-        return [code(K.NEUTRAL_PARCEL, p) for p in parcels]
-    out = [code(K.TAKE, p) for p in parcels]
+        return [K.NEUTRAL_PARCEL | p << 4 for p in parcels]
+    out = [K.TAKE | p << 4 for p in parcels]
     if step is SurveyStep.CHOOSE and state.players[seat].reserve:
-        out.extend(code(K.BOOK, room) for room in open_rooms(state.museum, seat))
+        out += [K.BOOK | room << 4 for room in open_rooms(state.museum, seat)]
     return out
 
 

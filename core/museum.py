@@ -59,14 +59,18 @@ FIVE_ROOM_DOORS: tuple[tuple[int, ...], ...] = tuple(
 """The 3- and 2-rooms opening onto each wing's 5-room."""
 
 
+_SMALL_ROOMS = range(WINGS, ROOMS)
+
+
 def open_rooms(museum: tuple[int, ...], holder: int) -> list[int]:
     """Rooms ``holder`` may place a cube in now: any empty 2- or 3-room, or an empty 5-room
     opening onto a 2- or 3-room where ``holder`` already has a cube. Increasing room order."""
-    rooms = []
-    for wing in range(WINGS):
-        if museum[wing] < 0 and any(museum[d] == holder for d in FIVE_ROOM_DOORS[wing]):
-            rooms.append(wing)
-    rooms.extend(r for r in range(WINGS, ROOMS) if museum[r] < 0)
+    rooms = [
+        wing
+        for wing, (a, b, c) in enumerate(FIVE_ROOM_DOORS)
+        if museum[wing] < 0 and holder in (museum[a], museum[b], museum[c])
+    ]
+    rooms += [room for room in _SMALL_ROOMS if museum[room] < 0]
     return rooms
 
 

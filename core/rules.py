@@ -21,7 +21,7 @@ from core.cards import CARDS, PATRONS, Patron
 from core.errors import IllegalActionError
 from core.explain import describe_code, explain_illegal
 from core.moves import can_place_neutral, legal_codes, survey_codes
-from core.museum import ROOMS, room_name
+from core.museum import ROOMS
 from core.region import AREA_MASK, area_parcels, pyramid_mask
 from core.state import (
     CUBES_PER_COLOUR,
@@ -351,7 +351,8 @@ def _start_season(state: GameState, first: Seat, events: Events) -> GameState:
         last_turn=False,
         neutral_pending=False,
     )
-    _tell(events, state, None, f"Season {season} begins: {count} parcels dealt")
+    if events is not None:
+        _tell(events, state, None, f"Season {season} begins: {count} parcels dealt")
     return _give_turn(state, first, events)
 
 
@@ -410,9 +411,9 @@ def _survey_area(state: GameState, area: int, events: Events) -> GameState:
         return _end_season(state, events)
     ranks = ranking(state, area)
     state = replace(state, survey_area=area, survey_steps=_survey_plan(state, ranks))
-    if ranks:
-        names = ", ".join(_holder_name(state, seat) for seat in ranks)
-        _tell(events, state, None, f"Survey of area {area + 1}: {names}")
+    if events is not None:
+        names = ", ".join(_holder_name(state, seat) for seat in ranks) or "nobody"
+        _tell(events, state, None, f"Survey of area {area + 1}, ranked: {names}")
     return _run_survey(state, events)
 
 
@@ -424,13 +425,16 @@ def _run_survey(state: GameState, events: Events) -> GameState:
     """Play survey steps that need no decision, and stop at the first one that does."""
     while state.survey_steps:
         step, seat = state.survey_steps[0]
+        first, second = area_parcels(state.survey_area)
+        if state.region[first] >= 0 and state.region[second] >= 0:
+            return replace(state, current=seat)  # two parcels left: always a choice
         options = survey_codes(state, step, seat)
         if len(options) >= 2:
             return replace(state, current=seat)
         if options:
             state = _survey_effect(state, seat, options[0], events)
         else:
-            if step is not SurveyStep.PICK_NEUTRAL:
+            if events is not None and step is not SurveyStep.PICK_NEUTRAL:
                 _tell(events, state, seat, "{} gets nothing: no parcel left, no room to book")
             state = replace(state, survey_steps=state.survey_steps[1:])
     return _finish_area(state, events)
@@ -446,38 +450,42 @@ def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Event
     kind, index = action_code & 15, action_code >> 4 & 127
     if kind == K.BOOK:
         state = _to_museum(state, seat, index, from_stock=False)
-        _tell(events, state, seat, f"{{}} books Museum room {room_name(index)}")
+        if events is not None:
+            _tell(events, state, seat, describe_code(state, action_code))
     else:
         card = state.region[index] >> 1
         region = (*state.region[:index], EMPTY, *state.region[index + 1 :])
         if kind == K.NEUTRAL_PARCEL:
             state = replace(state, region=region, discard=(*state.discard, card))
-            _tell(
-                events,
-                state,
-                seat,
-                f"{{}} gives the neutral parcel P{index + 1} ({CARDS[card]}): discarded",
-            )
+            if events is not None:
+                text = f"{{}} gives parcel P{index + 1} ({CARDS[card]}) to the neutral: discarded"
+                _tell(events, state, seat, text)
         else:
             player = state.players[seat]
             value = CARDS[card].value
             player = replace(player, score=player.score + value, cards=(*player.cards, card))
             state = replace(state, region=region, players=_with(state.players, seat, player))
-            _tell(events, state, seat, f"{{}} takes parcel P{index + 1} ({CARDS[card]}, +{value})")
+            if events is not None:
+                text = f"{{}} takes parcel P{index + 1} ({CARDS[card]}, +{value})"
+                _tell(events, state, seat, text)
     return replace(state, survey_steps=state.survey_steps[1:])
 
 
 def _finish_area(state: GameState, events: Events) -> GameState:
     """Discard the parcels nobody took; every cube on the area goes back to its reserve."""
     area = state.survey_area
-    left = [p for p in area_parcels(area) if state.region[p] != EMPTY]
     region = list(state.region)
     discard = list(state.discard)
-    for parcel in left:
-        discard.append(region[parcel] >> 1)
-        region[parcel] = EMPTY
-        _tell(events, state, None, f"Parcel P{parcel + 1} is discarded")
+    for parcel in area_parcels(area):
+        if region[parcel] != EMPTY:
+            discard.append(region[parcel] >> 1)
+            region[parcel] = EMPTY
+            if events is not None:
+                text = f"Nobody takes parcel P{parcel + 1} ({CARDS[discard[-1]]}): discarded"
+                _tell(events, state, None, text)
     mask = AREA_MASK[area]
+    if events is not None and any(cubes & mask for cubes in state.cubes):
+        _tell(events, state, None, f"The cubes on area {area + 1} go back to their reserves")
     players = list(state.players)
     for seat, player in enumerate(players):
         back = (state.cubes[seat] & mask).bit_count()
