@@ -1,0 +1,59 @@
+"""The fast paths agree with the public contract: int codes, the sampled rollout, and the
+re-shuffled deck used by computer players."""
+
+from __future__ import annotations
+
+import random
+
+import core
+from core.actions import from_code, to_code
+from core.moves import legal_codes
+from core.rollout import rollout_code
+from core.rules import apply_code
+
+
+def test_legal_codes_are_the_legal_actions() -> None:
+    for players in (2, 3, 4):
+        state = core.new_game(players, 3)
+        rng = random.Random(3)
+        while not core.is_over(state):
+            codes = legal_codes(state)
+            actions = core.legal_actions(state)
+            assert [from_code(c) for c in codes] == list(actions)
+            assert len(set(codes)) == len(codes), "an action listed twice"
+            action = rng.choice(actions)
+            assert apply_code(state, to_code(action)) == core.apply_action(state, action)
+            state = core.apply_action(state, action)
+
+
+def test_rollout_plays_only_legal_actions_to_the_end() -> None:
+    for players in (2, 3, 4):
+        for seed in range(30):
+            state = core.new_game(players, seed)
+            rng = random.Random(seed)
+            while not core.is_over(state):
+                code = rollout_code(state, rng)
+                assert code in legal_codes(state), core.format_action(from_code(code))
+                state = apply_code(state, code)
+
+
+def test_redetermine_reshuffles_only_the_undealt_cards() -> None:
+    state = core.new_game(3, 8)
+    shuffled = core.redetermine(state, random.Random(1))
+    assert shuffled.deck != state.deck
+    assert sorted(f >> 1 for f in shuffled.deck) == sorted(f >> 1 for f in state.deck)
+    from msgspec.structs import replace
+
+    assert replace(shuffled, deck=state.deck) == state
+
+
+def test_every_action_text_round_trips() -> None:
+    state = core.new_game(4, 12)
+    rng = random.Random(12)
+    seen = 0
+    while not core.is_over(state):
+        for action in core.legal_actions(state):
+            assert core.parse_action(core.format_action(action)) == action
+            seen += 1
+        state = core.apply_action(state, rng.choice(core.legal_actions(state)))
+    assert seen > 1000
