@@ -1,0 +1,137 @@
+"""The computer players: legal, deterministic per seed, blind to the undealt deck order."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from msgspec.structs import replace
+
+import core
+from core.ai import LEVELS, hint, make_bot
+from core.ai.view import public_view, unseen_cards
+from tests.ai.positions import random_positions
+
+# Small searches: the tests check behaviour, not strength.
+HARD_TEST_ITERATIONS = 12
+
+
+def bot(level: str, seed: int) -> core.ai.Bot:
+    if level == "hard":
+        return make_bot(level, seed, iterations=HARD_TEST_ITERATIONS)
+    return make_bot(level, seed)
+
+
+def shuffled_deck(state: core.GameState, seed: int) -> core.GameState:
+    """The same position with the undealt parcels in another order (and orientations)."""
+    deck = list(state.deck)
+    random.Random(seed).shuffle(deck)
+    deck = [face ^ 1 for face in deck]
+    return replace(state, deck=tuple(deck))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("level", LEVELS)
+def test_bots_only_choose_legal_actions(level: str, players: int) -> None:
+    """On many varied positions, every level picks one of legal_actions."""
+    every = 9 if level == "hard" else 3
+    checked = 0
+    for game in range(2):
+        for state in random_positions(players, seed=100 * players + game, every=every):
+            choice = bot(level, seed=game).choose(state)
+            assert choice in core.legal_actions(state), core.format_action(choice)
+            checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_whole_games_between_bots_finish(level: str) -> None:
+    """Bots of a level play a whole game against each other through the public API."""
+    state = core.new_game(3, seed=11)
+    bots = [bot(level, seed) for seed in range(3)] if level != "hard" else [
+        bot("hard", 0), bot("normal", 1), bot("easy", 2)
+    ]
+    moves = 0
+    while not core.is_over(state):
+        state = core.apply_action(state, bots[state.current].choose(state))
+        moves += 1
+        assert moves < 2000
+    assert core.final_scores(state).winners
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_same_seed_same_choices(level: str) -> None:
+    """Two bots of one level and seed make the same choice in every position."""
+    first, second = bot(level, 5), bot(level, 5)
+    for state in random_positions(3, seed=42, every=11):
+        assert first.choose(state) == second.choose(state)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("level", LEVELS)
+def test_choices_ignore_the_order_of_the_undealt_parcels(level: str, players: int) -> None:
+    """Two states differing only in the undealt order give the same choice for one seed."""
+    compared = 0
+    for state in random_positions(players, seed=7 + players, every=5 if level != "hard" else 13):
+        if len(state.deck) < 2:
+            continue
+        other = shuffled_deck(state, seed=compared)
+        assert other.deck != state.deck
+        assert bot(level, 3).choose(state) == bot(level, 3).choose(other)
+        compared += 1
+    assert compared > 3
+
+
+def test_the_last_survey_choice_of_a_season_ignores_the_next_deal() -> None:
+    """Where a choice ends the season (and deals the next parcels), the deck order still
+    does not matter: the bots decide on a public view."""
+    found = 0
+    for game in range(30):
+        for state in random_positions(3, seed=game, every=1):
+            last_step = state.phase is core.Phase.SURVEY and state.survey_area == 3
+            if last_step and len(core.legal_actions(state)) > 1 and state.season < 4:
+                other = shuffled_deck(state, seed=game)
+                for level in ("normal", "hard"):
+                    assert bot(level, 1).choose(state) == bot(level, 1).choose(other)
+                found += 1
+                break
+        if found >= 3:
+            break
+    assert found >= 1
+
+
+def test_public_view_rebuilds_the_undealt_cards_from_public_facts() -> None:
+    """The unseen cards are exactly the deck's cards; the view's deck is in canonical order."""
+    for players in (2, 3, 4):
+        for state in random_positions(players, seed=players, every=10):
+            assert unseen_cards(state) == sorted(face >> 1 for face in state.deck)
+            view = public_view(state)
+            assert view.deck == tuple(2 * card for card in sorted(f >> 1 for f in state.deck))
+            assert public_view(shuffled_deck(state, 1)) == view
+
+
+def test_unknown_level_is_refused_with_the_levels_named() -> None:
+    """A mistyped level gets a message naming the levels."""
+    with pytest.raises(ValueError, match="easy, normal, hard"):
+        make_bot("grandmaster")
+
+
+def test_hint_is_a_legal_action_and_deterministic() -> None:
+    """The hint is what a (short) hard search would play: legal, and the same for a seed."""
+    state = core.new_game(3, seed=2)
+    for _ in range(3):
+        state = core.apply_action(state, core.legal_actions(state)[-1])
+    advice = hint(state, seed=4)
+    assert advice in core.legal_actions(state)
+    assert hint(state, seed=4) == advice
+
+
+def test_bots_refuse_a_finished_game() -> None:
+    """Asking a bot to move in a finished game is a clear error, not an IndexError."""
+    rng = random.Random(0)
+    state = core.new_game(2, seed=0)
+    while not core.is_over(state):
+        state = core.apply_action(state, rng.choice(core.legal_actions(state)))
+    for level in LEVELS:
+        with pytest.raises(ValueError, match="over"):
+            bot(level, 0).choose(state)
