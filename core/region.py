@@ -99,12 +99,17 @@ def face_pyramids(parcel: ParcelIndex, face: Face) -> int:
     return sum(1 << parcel_space(parcel, c, bool(face & 1)) for c in card.pyramids)
 
 
+_FACE_PYRAMIDS = tuple(
+    tuple(face_pyramids(parcel, face) for face in range(2 * len(CARDS))) for parcel in range(12)
+)
+
+
 def pyramid_mask(faces: tuple[Face, ...]) -> int:
     """Mask of every pyramid space of a region dealt as ``faces`` (negative = no parcel)."""
     mask = 0
     for parcel, face in enumerate(faces):
         if face >= 0:
-            mask |= face_pyramids(parcel, face)
+            mask |= _FACE_PYRAMIDS[parcel][face]
     return mask
 
 

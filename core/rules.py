@@ -381,12 +381,15 @@ def _start_survey(state: GameState, events: Events) -> GameState:
 def ranking(state: GameState, area: int) -> list[Seat]:
     """Holders of cubes in ``area``, most cubes first, ties to the lower passing space."""
     mask = AREA_MASK[area]
-    seats = [*range(len(state.players)), NEUTRAL][: len(state.cubes)]
-    counts = {
-        seat: (cubes & mask).bit_count() for seat, cubes in zip(seats, state.cubes, strict=True)
-    }
-    holders = [seat for seat in seats if counts[seat]]
-    return sorted(holders, key=lambda seat: (-counts[seat], state.passing.index(seat)))
+    passing = state.passing
+    ranked = []
+    for holder, cubes in enumerate(state.cubes):
+        count = (cubes & mask).bit_count()
+        if count:
+            seat = holder if holder < len(state.players) else NEUTRAL
+            ranked.append((-count, passing.index(seat), seat))
+    ranked.sort()
+    return [seat for _, _, seat in ranked]
 
 
 def _survey_plan(state: GameState, ranks: list[Seat]) -> tuple[tuple[SurveyStep, Seat], ...]:
