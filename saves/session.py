@@ -108,8 +108,10 @@ class Session:
 
     def is_computer(self, seat: int | None) -> bool:
         """Whether ``seat`` is played by the computer (False for None or no such seat)."""
-        return seat is not None and 0 <= seat < len(self.seats) and (
-            self.seats[seat].kind == "computer"
+        return (
+            seat is not None
+            and 0 <= seat < len(self.seats)
+            and (self.seats[seat].kind == "computer")
         )
 
     def seat_level(self, seat: int) -> str | None:
@@ -226,4 +228,3 @@ class Session:
 
     def __repr__(self) -> str:
         return f"<Session {self.name!r}: {len(self.actions)} actions, season {self.state.season}>"
-
