@@ -128,9 +128,7 @@ def picture(state: GameState) -> str:
     if state.phase is Phase.OVER or not state.region:
         return "(no region)"
     seats: list[int] = [*range(state.player_count), NEUTRAL][: len(state.cubes)]
-    letters = [
-        "N" if seat == NEUTRAL else state.players[seat].colour.letter for seat in seats
-    ]
+    letters = ["N" if seat == NEUTRAL else state.players[seat].colour.letter for seat in seats]
     lines = ["  a b c d | e f g h"]
     for row in range(rows_in(len(state.region))):
         tokens = []
