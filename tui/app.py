@@ -1,0 +1,198 @@
+"""The app and its factory `make_app`, used by both the `mykerinos` command and the tests.
+
+The app owns the flow between screens (resume? → new game → game → summaries → final)
+and the "terminal too small" guard; the game itself lives in `GameScreen`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual import events
+from textual.app import App
+
+if TYPE_CHECKING:
+    import saves
+    from tui.screens.new_game import NewGameChoice
+
+MIN_SIZE = (80, 24)
+"""The smallest terminal the game lays out in (the default SSH window)."""
+
+
+class MykerinosApp(App[None]):
+    """Mykerinos in the terminal, keyboard only."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Mykerinos"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self,
+        store: saves.SaveStore,
+        *,
+        seed: int | None = None,
+        resume: str | None = None,
+        offer_resume: bool = True,
+        computer_pause: float = 0.4,
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.seed = seed
+        self.resume = resume
+        self.offer_resume = offer_resume
+        self.computer_pause = computer_pause
+        self.session: saves.Session | None = None
+
+    # ---------------------------------------------------------------- start-up
+
+    def on_mount(self) -> None:
+        self._install_signal_handlers()
+        self.check_size()
+        if self.resume is not None:
+            self.load_game(self.resume)
+            return
+        latest = self.store.latest_unfinished() if self.offer_resume else None
+        if latest is None:
+            self.start_new_game()
+            return
+        from tui.screens.dialogs import ResumeScreen
+
+        self.push_screen(
+            ResumeScreen(latest.title, latest.season),
+            lambda choice: self._resume_choice(choice, latest.name),
+        )
+
+    def _resume_choice(self, choice: str | None, name: str) -> None:
+        if choice == "resume":
+            self.load_game(name)
+        elif choice == "new":
+            self.start_new_game()
+        elif choice == "load":
+            self.open_load()
+        else:
+            self.exit()
+
+    def _install_signal_handlers(self) -> None:
+        """SIGHUP (SSH dropped) and SIGTERM: save and leave cleanly, inside the event loop."""
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGHUP, signal.SIGTERM):
+            # Not on every platform, nor outside the main thread (tests): then none is needed.
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(number, self.hang_up)
+
+    def hang_up(self) -> None:
+        """Save what is in memory (the session autosaves anyway) and exit."""
+        import saves
+
+        if self.session is not None and self.session.unsaved:
+            with contextlib.suppress(saves.SaveError):
+                self.session.save()
+        self.exit()
+
+    # ---------------------------------------------------------------- flow between screens
+
+    def show_main(self, screen, callback=None) -> None:
+        """Make ``screen`` the only screen above the app's base; the too-small guard is put
+        back on top if it was showing."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(screen, callback)
+        self.check_size()
+
+    def start_new_game(self) -> None:
+        from tui.screens.new_game import NewGameScreen
+
+        can_cancel = self.session is not None and not self.session.finished
+        self.show_main(NewGameScreen(self.seed, can_cancel=can_cancel), self._new_game_chosen)
+
+    def _new_game_chosen(self, choice: NewGameChoice | None) -> None:
+        import saves
+
+        if choice is None:
+            if self.session is not None:
+                self.open_game(self.session)
+            return
+        seats = [saves.SeatConfig(s.name, s.colour, s.kind, s.level) for s in choice.seats]
+        try:
+            session = saves.Session.new(self.store, seats, seed=choice.seed)
+        except (saves.SaveError, ValueError) as exc:
+            self.notify(str(exc), title="Cannot start", severity="error", timeout=10)
+            self.start_new_game()
+            return
+        self.open_game(session)
+
+    def open_game(self, session: saves.Session) -> None:
+        from tui.screens.game import GameScreen
+
+        self.session = session
+        self.show_main(GameScreen(session, pause=self.computer_pause))
+
+    def load_game(self, name: str) -> None:
+        import saves
+
+        try:
+            session = self.store.load(name)
+        except saves.SaveError as exc:
+            self.notify(str(exc), title="Cannot load", severity="error", timeout=10)
+            self.start_new_game()
+            return
+        self.open_game(session)
+
+    def open_load(self) -> None:
+        from tui.screens.load import LoadScreen
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.load_game(name)
+            elif self.session is None:
+                self.start_new_game()
+
+        self.push_screen(LoadScreen(self.store), chosen)
+
+    def open_replay(self, session: saves.Session) -> None:
+        from tui.screens.replay import ReplayScreen
+
+        self.push_screen(ReplayScreen(session))
+
+    # ---------------------------------------------------------------- too small
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.check_size()
+
+    def check_size(self) -> None:
+        """Show the too-small message under MIN_SIZE; remove it once there is room."""
+        from tui.screens.dialogs import TooSmallScreen
+
+        width, height = self.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        showing = isinstance(self.screen, TooSmallScreen)
+        if small and not showing:
+            self.push_screen(TooSmallScreen(MIN_SIZE))
+        elif not small and showing:
+            self.pop_screen()
+
+
+def make_app(
+    save_dir: str | Path | None = None,
+    *,
+    seed: int | None = None,
+    resume: str | None = None,
+    offer_resume: bool = True,
+    computer_pause: float = 0.4,
+) -> MykerinosApp:
+    """The app users run: saves in ``save_dir`` (else the env/default folder, see
+    `saves.default_folder`); ``resume`` a save name (``""``: the latest unfinished game);
+    ``computer_pause`` seconds between computer moves (0 in tests)."""
+    import saves
+
+    store = saves.SaveStore(saves.default_folder(None if save_dir is None else str(save_dir)))
+    if resume == "":
+        latest = store.latest_unfinished()
+        resume = latest.name if latest is not None else None
+    return MykerinosApp(
+        store, seed=seed, resume=resume, offer_resume=offer_resume, computer_pause=computer_pause
+    )

@@ -1,0 +1,89 @@
+"""The decision in front of the player, read from `core.legal_actions`, as key-picked options.
+
+Pure helpers (no widgets): the action keys usable now, the numbered survey options, and
+the words of the prompt. Nothing here re-implements legality.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import core
+from core.museum import room_label
+from core.state import SurveyStep
+from tui import look, placement
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A numbered survey choice: an action, or None for "book a Museum room" (a room cursor
+    follows)."""
+
+    label: str
+    action: core.Action | None
+
+
+PATRON_KEYS = {"v": core.Patron.VIOLET, "l": core.Patron.LEMON, "s": core.Patron.BROWN,
+               "k": core.Patron.BLACKMORE, "t": core.Patron.TANGERINE}  # fmt: skip
+KEY_LABELS = {
+    "a": "start excavation", "b": "extend", "p": "pass", "v": "Lady Violet",
+    "l": "Lord Lemon", "s": "Sir Brown", "k": "Mrs. Blackmore", "t": "Col. Tangerine",
+    "n": "one neutral cube", "m": "two neutral cubes", "x": "no neutral cube",
+}  # fmt: skip
+
+
+def usable_keys(legal: tuple[core.Action, ...]) -> list[str]:
+    """The action keys (a, b, p, v, l, s, k, t, n, m, x) that lead to a legal action now."""
+    whole = {"p": core.Pass, "s": core.Brown, "x": core.NeutralSkip}
+    keys = []
+    for key in KEY_LABELS:
+        if key in whole:
+            usable = any(isinstance(a, whole[key]) for a in legal)
+        else:
+            usable = bool(placement.kinds_for_key(legal, key))
+        if usable:
+            keys.append(key)
+    return keys
+
+
+def survey_options(state: core.GameState, legal: tuple[core.Action, ...]) -> list[Option]:
+    """The numbered choices of a survey step: parcels first, then booking (one option)."""
+    options = []
+    for action in legal:
+        if isinstance(action, core.TakeParcel | core.NeutralParcel):
+            options.append(Option(_parcel_words(state, action), action))
+    if any(isinstance(a, core.BookRoom) for a in legal):
+        options.append(Option("book a Museum room (from reserve)", None))
+    return options
+
+
+def _parcel_words(state: core.GameState, action: core.TakeParcel | core.NeutralParcel) -> str:
+    parcel = action.parcel
+    card = core.CARDS[state.region[parcel] >> 1]
+    side = "left" if parcel % 2 == 0 else "right"
+    who = card.patron.title if card.patron is not None else "no patron"
+    value = f", +{card.value}" if card.value else ""
+    verb = "take" if isinstance(action, core.TakeParcel) else "give the neutral"
+    mark = look.card_cartouche(card.id).strip()
+    return f"{verb} the {side} parcel P{parcel + 1} ({mark}: {who}{value})"
+
+
+def survey_prompt(state: core.GameState) -> str:
+    """Who decides what in the survey, in words."""
+    step, seat = state.survey_steps[0]
+    who = look.seat_name(state, seat)
+    area = f"area {state.survey_area + 1}"
+    if step is SurveyStep.PICK_NEUTRAL:
+        return f"Survey of {area}: {who}, choose the parcel the neutral takes (it is discarded)."
+    if step is SurveyStep.TAKE:
+        return f"Survey of {area}: {who}, take a parcel."
+    return f"Survey of {area}: {who}, take a parcel or book a Museum room."
+
+
+def rooms_for(legal: tuple[core.Action, ...], action_type: type) -> frozenset[int]:
+    """The Museum rooms of the legal Brown or BookRoom actions."""
+    return frozenset(a.room for a in legal if isinstance(a, action_type))
+
+
+def room_words(state: core.GameState, room: int) -> str:
+    return f"the {room_label(state.wings, room)} ({core.museum.room_name(room)})"

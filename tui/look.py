@@ -1,0 +1,90 @@
+"""How things look: glyphs, letters and styles shared by the widgets.
+
+Everything that tells players, patrons, pyramids or rooms apart has a glyph or a letter
+as well as a colour, so the game reads the same with NO_COLOR=1 or 16 colours. Highlights
+use bold/underline/reverse attributes (and brackets), never colour alone.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+
+import core
+
+PYRAMID = "▲"
+EMPTY = "·"
+NEUTRAL_LETTER = "N"
+
+PATRON_LETTER = {
+    core.Patron.VIOLET: "v",
+    core.Patron.LEMON: "l",
+    core.Patron.BROWN: "s",
+    core.Patron.BLACKMORE: "k",
+    core.Patron.TANGERINE: "t",
+}
+"""One letter per patron (also its key): Sir Brown is `s`, Mrs. Blackmore `k`."""
+PATRONLESS_LETTER = "*"
+
+PATRON_COLOUR = {
+    core.Patron.VIOLET: "#b36bff",
+    core.Patron.LEMON: "#e6d200",
+    core.Patron.BROWN: "#b5703c",
+    core.Patron.BLACKMORE: "#9a9a9a",
+    core.Patron.TANGERINE: "#ff8c1a",
+}
+COLOUR_STYLE = {
+    core.Colour.BLUE: "#5f9fff",
+    core.Colour.RED: "#ff5f5f",
+    core.Colour.GREEN: "#5fd75f",
+    core.Colour.WHITE: "#f0f0f0",
+}
+NEUTRAL_STYLE = "#c8a2c8"
+
+CUBE = Style(bold=True)
+DIM = Style(dim=True)
+CURSOR = Style(reverse=True)
+LEGAL = Style(bold=True, underline=True, bgcolor="#204020")
+PLACED = Style(bold=True, italic=True, underline=True)
+SURVEYED = Style(bgcolor="#303048")
+
+
+def player_style(colour: core.Colour | None) -> Style:
+    """The bold foreground of a player's colour (the neutral's when ``colour`` is None)."""
+    return Style(bold=True, color=COLOUR_STYLE[colour] if colour else NEUTRAL_STYLE)
+
+
+def patron_style(patron: core.Patron | None) -> Style:
+    return Style(color=PATRON_COLOUR[patron]) if patron is not None else Style(bold=True)
+
+
+def patron_letter(patron: core.Patron | None) -> str:
+    return PATRON_LETTER[patron] if patron is not None else PATRONLESS_LETTER
+
+
+def card_cartouche(card_id: int) -> str:
+    """A parcel's cartouche in two characters: patron letter and value (``v3``, ``k ``)."""
+    card = core.CARDS[card_id]
+    value = str(card.value) if card.value else " "
+    return patron_letter(card.patron) + value
+
+
+def seat_letter(state: core.GameState, seat: int) -> str:
+    """A seat's letter: its colour's initial, or N for the neutral (seat NEUTRAL or index 2
+    of the cube masks in a 2-player game)."""
+    if seat == core.NEUTRAL or seat >= state.player_count:
+        return NEUTRAL_LETTER
+    return state.players[seat].colour.letter
+
+
+def seat_style(state: core.GameState, seat: int) -> Style:
+    if seat == core.NEUTRAL or seat >= state.player_count:
+        return player_style(None)
+    return player_style(state.players[seat].colour)
+
+
+def seat_name(state: core.GameState, seat: int) -> str:
+    """``Ann (B)``: a player's name with their letter, or ``the neutral``."""
+    if seat == core.NEUTRAL or seat >= state.player_count:
+        return "the neutral (N)"
+    player = state.players[seat]
+    return f"{player.name} ({player.colour.letter})"

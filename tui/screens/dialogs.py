@@ -1,0 +1,110 @@
+"""Small modal dialogs: confirm, save as, resume-or-new, and "terminal too small"."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, Static
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: y or Enter says yes, n or Esc says no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question)
+            yield Static("[b]y[/b] yes    [b]n[/b] no", classes="keys")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class SaveAsScreen(ModalScreen[str | None]):
+    """Ask for a save name; Enter saves, Esc cancels. The saves side checks the name."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, current: str) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Save this game as:")
+            yield Input(value=self.current, id="name")
+            yield Static("[b]Enter[/b] save    [b]Esc[/b] cancel", classes="keys")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ResumeScreen(ModalScreen[str]):
+    """On launch with an unfinished game: resume it, start a new one, or load another."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r,enter", "pick('resume')", "Resume"),
+        Binding("n", "pick('new')", "New game"),
+        Binding("o", "pick('load')", "Load…"),
+        Binding("q,escape", "pick('quit')", "Quit"),
+    ]
+
+    def __init__(self, title: str, season: int) -> None:
+        super().__init__()
+        self.title_text = title
+        self.season = season
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("[b]An unfinished game is waiting[/b]")
+            yield Static(f"{self.title_text}, season {self.season}", markup=False)
+            yield Static(
+                "[b]r[/b]/Enter resume   [b]n[/b] new game   [b]o[/b] load…   [b]q[/b] quit",
+                classes="keys",
+            )
+
+    def action_pick(self, choice: str) -> None:
+        self.dismiss(choice)
+
+
+class TooSmallScreen(Screen[None]):
+    """Shown instead of a broken layout while the terminal is under the minimum size."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "app.quit", "Quit", show=False)]
+
+    def __init__(self, minimum: tuple[int, int]) -> None:
+        super().__init__()
+        self.minimum = minimum
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small-message")
+
+    def on_mount(self) -> None:
+        self.show_size()
+
+    def on_resize(self) -> None:
+        self.show_size()
+
+    def show_size(self) -> None:
+        width, height = self.app.size
+        min_w, min_h = self.minimum
+        self.query_one(Static).update(
+            f"Terminal too small: {width}×{height}.\n"
+            f"Mykerinos needs at least {min_w}×{min_h}.\n"
+            "Enlarge the window; the game is waiting, nothing is lost."
+        )

@@ -1,0 +1,142 @@
+"""New game: 2–4 players with names, colours, human or computer (easy/normal/hard), a seed.
+
+Returns a `NewGameChoice` (dismiss); the app starts the session. Tab or ↑/↓ move between
+fields, ←/→ change a choice, Enter starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+import core
+from tui.widgets.cycler import Cycler
+
+COLOURS = [c.value for c in core.Colour]
+SEAT_KINDS = ["human", "computer easy", "computer normal", "computer hard"]
+DEFAULT_NAMES = ["Ann", "Ben", "Cleo", "Dan"]
+MAX_SEATS = 4
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    name: str
+    colour: core.Colour
+    kind: str
+    level: str | None
+
+
+@dataclass(frozen=True)
+class NewGameChoice:
+    """What the players chose: the seats in turn order and an optional seed."""
+
+    seats: tuple[SeatChoice, ...]
+    seed: int | None
+
+
+class NewGameScreen(Screen[NewGameChoice | None]):
+    """The form; dismisses with the choice, or None on Esc (when a game may be resumed)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "start", "Start"),
+        Binding("down", "app.focus_next", "Next field", show=False),
+        Binding("up", "app.focus_previous", "Previous field", show=False),
+        Binding("escape", "cancel", "Back"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, seed: int | None = None, can_cancel: bool = False) -> None:
+        super().__init__()
+        self.seed = seed
+        self.can_cancel = can_cancel
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="new-game"):
+            yield Static("[b]Mykerinos[/b] — new game", id="new-game-title")
+            with Horizontal(classes="field"):
+                yield Static("Players", classes="label")
+                yield Cycler(["2", "3", "4"], 1, id="count")
+            for seat in range(MAX_SEATS):
+                with Horizontal(classes="field seat", id=f"seat-{seat}"):
+                    yield Static(f"Seat {seat + 1}", classes="label")
+                    yield Input(DEFAULT_NAMES[seat], max_length=12, compact=True, id=f"name-{seat}")
+                    yield Cycler(COLOURS, seat, id=f"colour-{seat}")
+                    yield Cycler(SEAT_KINDS, 0 if seat == 0 else 2, id=f"kind-{seat}")
+            with Horizontal(classes="field"):
+                yield Static("Seed", classes="label")
+                seed = "" if self.seed is None else str(self.seed)
+                yield Input(
+                    seed, placeholder="random", restrict=r"[0-9]*", max_length=9, compact=True, id="seed"
+                )
+            yield Static("", id="new-game-error")
+            yield Static(
+                "Tab/↑↓ move between fields · ←/→ change · Enter starts the game",
+                classes="keys",
+            )
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._show_seats()
+        self.query_one("#count", Cycler).focus()
+
+    def on_cycler_changed(self, event: Cycler.Changed) -> None:
+        if event.cycler.id == "count":
+            self._show_seats()
+
+    def _show_seats(self) -> None:
+        count = self.player_count
+        for seat in range(MAX_SEATS):
+            self.query_one(f"#seat-{seat}").display = seat < count
+
+    @property
+    def player_count(self) -> int:
+        return int(self.query_one("#count", Cycler).value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_start()
+
+    def choice(self) -> NewGameChoice | str:
+        """The form's choice, or the reason it cannot start yet."""
+        seats = []
+        for seat in range(self.player_count):
+            name = self.query_one(f"#name-{seat}", Input).value.strip() or DEFAULT_NAMES[seat]
+            colour = core.Colour(self.query_one(f"#colour-{seat}", Cycler).value)
+            kind, _, level = self.query_one(f"#kind-{seat}", Cycler).value.partition(" ")
+            seats.append(SeatChoice(name, colour, kind, level or None))
+        colours = [s.colour for s in seats]
+        if len(set(colours)) != len(colours):
+            return "Two players have the same colour: give each player a different colour."
+        names = [s.name.lower() for s in seats]
+        if len(set(names)) != len(names):
+            return "Two players have the same name: give each player a different name."
+        text = self.query_one("#seed", Input).value.strip()
+        return NewGameChoice(tuple(seats), int(text) if text else None)
+
+    def action_start(self) -> None:
+        choice = self.choice()
+        if isinstance(choice, str):
+            self.query_one("#new-game-error", Static).update(f"[reverse]✗ {choice}[/reverse]")
+            self.app.bell()
+            return
+        self.dismiss(choice)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":
+            return self.can_cancel
+        return True
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())

@@ -1,0 +1,165 @@
+"""End-of-season summary and the final scores with their breakdown and the tie-break."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+import core
+from core.museum import room_name
+from tui import look
+
+if TYPE_CHECKING:
+    import saves
+
+
+def _player_cell(state: core.GameState, seat: int) -> Text:
+    player = state.players[seat]
+    text = Text(f"{player.colour.letter} ", look.player_style(player.colour))
+    text.append(player.name)
+    return text
+
+
+def _cards_words(cards: tuple[int, ...]) -> str:
+    return " ".join(look.card_cartouche(c).strip() for c in cards) or "–"
+
+
+class SeasonSummaryScreen(ModalScreen[None]):
+    """What each player got this season: points, parcels (as cartouches), Museum rooms."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "close", "Continue"),
+    ]
+
+    def __init__(self, start: core.GameState, now: core.GameState, season: int) -> None:
+        super().__init__()
+        self.start, self.now, self.season = start, now, season
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog wide", id="season-summary"):
+            yield Static(Text(f"Season {self.season} is over", style="bold"))
+            yield Static(self._table())
+            yield Static(f"Season {self.now.season} begins: new parcels are dealt.", classes="keys")
+            yield Static("[b]Enter[/b] continue", classes="keys")
+
+    def _table(self) -> Table:
+        table = Table(box=None, padding=(0, 1), show_edge=False)
+        for column in ("Player", "Points", "Total", "Parcels taken", "Rooms"):
+            table.add_column(column)
+        for seat in range(self.now.player_count):
+            before, after = self.start.players[seat], self.now.players[seat]
+            new_cards = after.cards[len(before.cards):]
+            rooms = [room_name(r) for r in range(15)
+                     if self.now.museum[r] == seat and self.start.museum[r] != seat]  # fmt: skip
+            table.add_row(
+                _player_cell(self.now, seat),
+                f"+{after.score - before.score}",
+                str(after.score),
+                _cards_words(new_cards),
+                " ".join(rooms) or "–",
+            )
+        return table
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class FinalScreen(Screen[None]):
+    """Final scores: parcels, exhibition per patron with the room that set the value,
+    series, total, winner, and the tie-break in words when it was used."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "See the board"),
+        Binding("n", "new_game", "New game"),
+        Binding("r", "replay", "Replay"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, session: saves.Session) -> None:
+        super().__init__()
+        self.session = session
+        self.state = session.state
+
+    def compose(self) -> ComposeResult:
+        scores = core.final_scores(self.state)
+        with VerticalScroll(id="final"):
+            yield Static(Text("Final scores", style="bold"))
+            yield Static(self._table(scores))
+            yield Static(self._verdict(scores), id="verdict")
+            yield Static(
+                Text("Exhibition cells: cards × room value (room held; – : value 1).", look.DIM)
+            )
+        yield Footer(compact=True)
+
+    def _table(self, scores: core.FinalScores) -> Table:
+        table = Table(box=None, padding=(0, 1), show_edge=False)
+        table.add_column("Player")
+        table.add_column("Parcels", justify="right")
+        for patron in core.Patron:
+            title = Text(look.patron_letter(patron) + " " + patron.name.title()[:6])
+            table.add_column(title, justify="right", style=look.patron_style(patron))
+        table.add_column("Series", justify="right")
+        table.add_column("Total", justify="right", style="bold")
+        for score in sorted(scores.players, key=lambda s: -s.total):
+            table.add_row(
+                _player_cell(self.state, score.seat),
+                str(score.parcels),
+                *[self._exhibit(score, patron) for patron in core.Patron],
+                f"{score.series} ({score.series_count}×5)" if score.series_count else "0",
+                str(score.total),
+            )
+        return table
+
+    def _exhibit(self, score: core.PlayerScore, patron: core.Patron) -> str:
+        points = score.exhibition[patron]
+        value = score.room_values[patron]
+        cards = points // value if value else 0
+        room = score.rooms[patron]
+        where = room_name(room) if room is not None else "–"
+        return f"{points} {cards}×{value} {where}"
+
+    def _verdict(self, scores: core.FinalScores) -> Text:
+        state = self.state
+        by_seat = {s.seat: s for s in scores.players}
+        winners = [look.seat_name(state, seat) for seat in scores.winners]
+        best = by_seat[scores.winners[0]].total
+        text = Text()
+        if len(winners) == 1:
+            text.append(f"{winners[0]} wins with {best} points.", "bold")
+        else:
+            text.append(f"{' and '.join(winners)} share the win with {best} points.", "bold")
+        if scores.tie_break_used:
+            tied = [s for s in scores.players if s.total == best]
+            stocks = ", ".join(
+                f"{look.seat_name(state, s.seat)} {s.stock}" for s in tied
+            )
+            text.append(
+                f"\nTie-break: {len(tied)} players tied at {best}; the most cubes in stock "
+                f"wins ({stocks})."
+            )
+            if len(winners) > 1:
+                text.append(" Still tied, so they share the win.")
+        return text
+
+    def action_close(self) -> None:
+        self.app.pop_screen()
+
+    def action_new_game(self) -> None:
+        start = getattr(self.app, "start_new_game", None)
+        if start is not None:
+            start()
+
+    def action_replay(self) -> None:
+        open_replay = getattr(self.app, "open_replay", None)
+        if open_replay is not None:
+            open_replay(self.session)
+
+    def action_quit(self) -> None:
+        self.app.exit()

@@ -1,0 +1,80 @@
+"""Player panels: name, letter, score, stock, reserve, and patron cards by patron.
+
+Cards show one mark each: ● usable this season, ○ tilted (spent until the season ends).
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+import core
+from tui import look
+
+USABLE = "●"
+TILTED = "○"
+
+
+class PlayersView(Widget):
+    """Two lines per player; the player deciding now is marked ▸ and bold."""
+
+    DEFAULT_CSS = """
+    PlayersView { height: auto; }
+    """
+
+    def __init__(self, state: core.GameState, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._state = state
+
+    @property
+    def state(self) -> core.GameState:
+        return self._state
+
+    @state.setter
+    def state(self, state: core.GameState) -> None:
+        if state != self._state:
+            self._state = state
+            self.refresh(layout=True)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return 2 * self._state.player_count
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for seat in range(self._state.player_count):
+            if seat:
+                text.append("\n")
+            self._player(text, seat)
+        return text
+
+    def _player(self, text: Text, seat: int) -> None:
+        state = self._state
+        player = state.players[seat]
+        deciding = state.current_player == seat
+        text.append("▸" if deciding else " ", Style(bold=True))
+        text.append(f"{player.colour.letter} ", look.player_style(player.colour))
+        text.append(f"{player.name[:9]:<9}", Style(bold=deciding))
+        text.append(f"{player.score:>3} pts", Style(bold=True))
+        text.append(f"  stock {player.stock:>2}  res {player.reserve:>2}")
+        if state.has_passed(seat) and state.phase is core.Phase.EXCAVATION:
+            text.append("  passed", look.DIM)
+        text.append("\n   ")
+        self._cards(text, player)
+        if state.player_count == 2:
+            text.append(f"  neutral {player.neutral_stock}", look.player_style(None))
+
+    def _cards(self, text: Text, player: core.PlayerState) -> None:
+        counts: dict[core.Patron | None, list[str]] = {}
+        for card in player.cards:
+            patron = core.CARDS[card].patron
+            marks = counts.setdefault(patron, [])
+            marks.append(TILTED if card in player.tilted else USABLE)
+        if not counts:
+            text.append("no cards", look.DIM)
+            return
+        for patron in (*core.Patron, None):
+            if patron in counts:
+                style = look.patron_style(patron)
+                text.append(look.patron_letter(patron), style + Style(bold=True))
+                text.append("".join(sorted(counts[patron])) + " ", style)

@@ -1,0 +1,294 @@
+"""The region: every space with its pyramid or cube, the parcels' cartouches, areas apart.
+
+Line API widget: a cursor move repaints only the rows that changed, which keeps a move to
+a few hundred bytes over SSH. It renders from what the screen gives it (the state, the
+legal next spaces, the cubes placed so far) and owns only the cursor. Choosing a space
+posts `RegionView.SpaceChosen`; the screen decides what it means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
+
+import core
+from core.region import WIDTH, rows_in, space_name
+from tui import look
+
+Space = int
+
+
+@dataclass(frozen=True, slots=True)
+class RegionPicture:
+    """What the region shows: set as a whole by the screen (attributes down)."""
+
+    state: core.GameState
+    legal: frozenset[Space] = frozenset()
+    placed: tuple[Space, ...] = ()
+    placing: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """Column widths: a space's cell and the gap holding the cartouche between a parcel's
+    two columns. Roomy when the widget may be wide."""
+
+    cell: int
+    gap: int
+
+    @property
+    def parcel(self) -> int:
+        return 2 * self.cell + self.gap
+
+    @property
+    def width(self) -> int:
+        # row label (3) + 4 parcels + two thin parcel separators + the area separator (3)
+        return 3 + 4 * self.parcel + 2 + 3
+
+
+COMPACT = Metrics(cell=3, gap=2)
+ROOMY = Metrics(cell=5, gap=4)
+
+
+class RegionView(Widget, can_focus=True):
+    """The season's region with a placement cursor."""
+
+    DEFAULT_CSS = """
+    RegionView { width: auto; height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(0,-1)", "Move", show=False),
+        Binding("down", "move(0,1)", "Move", show=False),
+        Binding("left", "move(-1,0)", "Move", show=False),
+        Binding("right", "move(1,0)", "Move", show=False),
+        # hjkl move while a cube is being placed; otherwise l and k are Lemon and Blackmore.
+        Binding("k", "vim_move(0,-1)", "Move", show=False),
+        Binding("j", "vim_move(0,1)", "Move", show=False),
+        Binding("h", "vim_move(-1,0)", "Move", show=False),
+        Binding("l", "vim_move(1,0)", "Move", show=False),
+        Binding("enter,space", "choose", "Place"),
+    ]
+
+    class SpaceChosen(Message):
+        """The player chose the space under the cursor (Enter/Space)."""
+
+        def __init__(self, space: Space) -> None:
+            self.space = space
+            super().__init__()
+
+    def __init__(self, picture: RegionPicture, *, roomy: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._picture = picture
+        self.metrics = ROOMY if roomy else COMPACT
+        self.cursor: Space = 0
+        self._lines: list[Strip] = []
+        self._rebuild()
+
+    # ---------------------------------------------------------------- attributes down
+
+    @property
+    def picture(self) -> RegionPicture:
+        return self._picture
+
+    @picture.setter
+    def picture(self, picture: RegionPicture) -> None:
+        resized = rows_in(len(picture.state.region)) != self.rows
+        self._picture = picture
+        if self.cursor >= WIDTH * self.rows:
+            self.cursor = 0
+        self._repaint(layout=resized)
+
+    def set_roomy(self, roomy: bool) -> None:
+        metrics = ROOMY if roomy else COMPACT
+        if metrics != self.metrics:
+            self.metrics = metrics
+            self._repaint(layout=True)
+
+    @property
+    def rows(self) -> int:
+        return rows_in(len(self._picture.state.region))
+
+    # ---------------------------------------------------------------- keys
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("choose", "vim_move"):
+            return self._picture.placing
+        return True
+
+    def action_vim_move(self, dx: int, dy: int) -> None:
+        self.action_move(dx, dy)
+
+    def action_move(self, dx: int, dy: int) -> None:
+        row, col = divmod(self.cursor, WIDTH)
+        row = min(max(row + dy, 0), self.rows - 1)
+        col = min(max(col + dx, 0), WIDTH - 1)
+        self.move_cursor(row * WIDTH + col)
+
+    def move_cursor(self, space: Space) -> None:
+        if space != self.cursor:
+            self.cursor = space
+            self._repaint()
+
+    def action_choose(self) -> None:
+        self.post_message(self.SpaceChosen(self.cursor))
+
+    def on_click(self, event: events.Click) -> None:
+        """Mouse is a bonus, never needed: clicking a space moves the cursor there."""
+        space = self._space_at(event.x, event.y)
+        if space is not None:
+            self.move_cursor(space)
+
+    # ---------------------------------------------------------------- rendering
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self.metrics.width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines)
+
+    def render_line(self, y: int) -> Strip:
+        return self._lines[y] if y < len(self._lines) else Strip.blank(self.size.width)
+
+    def _repaint(self, layout: bool = False) -> None:
+        old = self._lines
+        self._rebuild()
+        if layout or len(old) != len(self._lines):
+            self.refresh(layout=True)
+            return
+        width = self.size.width or self.metrics.width
+        for y, (before, after) in enumerate(zip(old, self._lines, strict=True)):
+            if before != after:
+                self.refresh(Region(0, y, width, 1))
+
+    def _rebuild(self) -> None:
+        lines = [self._header()]
+        for row in range(self.rows):
+            if row and row % 3 == 0:
+                lines.append(self._separator())
+            lines.append(self._row(row))
+        self._lines = lines
+
+    def _row_of_line(self, y: int) -> int | None:
+        """The region row drawn on line ``y``, None for the header and separators."""
+        if y == 0:
+            return None
+        y -= 1
+        row, rest = divmod(y, 4)
+        return None if rest == 3 else row * 3 + rest
+
+    def _space_at(self, x: int, y: int) -> Space | None:
+        row = self._row_of_line(y)
+        if row is None or row >= self.rows:
+            return None
+        for col in range(WIDTH):
+            start = self._cell_x(col)
+            if start <= x < start + self.metrics.cell:
+                return row * WIDTH + col
+        return None
+
+    def _cell_x(self, col: int) -> int:
+        m = self.metrics
+        slot, side = divmod(col, 2)
+        x = 3 + slot * m.parcel + side * (m.cell + m.gap)
+        return x + (slot >= 1) + (slot >= 2) * 3 + (slot >= 3)
+
+    def _header(self) -> Strip:
+        m = self.metrics
+        text = [" "] * m.width
+        for col in range(WIDTH):
+            text[self._cell_x(col) + m.cell // 2] = "abcdefgh"[col]
+        return Strip([Segment("".join(text), look.DIM)])
+
+    def _separator(self) -> Strip:
+        m = self.metrics
+        left = 3 + 2 * m.parcel + 1
+        line = "   " + "─" * (left - 3) + "─╋─" + "─" * (2 * m.parcel + 1)
+        return Strip([Segment(line, look.DIM)])
+
+    def _row(self, row: int) -> Strip:
+        segments = [Segment(f"{row + 1:>2} ", look.DIM)]
+        for slot in range(4):
+            if slot == 2:
+                segments.append(Segment(" ┃ ", look.DIM))
+            elif slot:
+                segments.append(Segment("│", look.DIM))
+            parcel = (row // 3) * 4 + slot
+            segments.append(self._cell(row * WIDTH + 2 * slot))
+            segments.append(self._cartouche(parcel, row % 3 == 1))
+            segments.append(self._cell(row * WIDTH + 2 * slot + 1))
+        return Strip(segments)
+
+    def _cartouche(self, parcel: int, middle: bool) -> Segment:
+        state = self._picture.state
+        gap = self.metrics.gap
+        face = state.region[parcel] if parcel < len(state.region) else -1
+        surveyed = state.survey_area == parcel // 2
+        base = look.SURVEYED if surveyed else Style()
+        if not middle or face < 0:
+            fill = "░" if face < 0 and middle else " "
+            return Segment(fill * gap, base + look.DIM if face < 0 else base)
+        card = core.CARDS[face >> 1]
+        style = base + look.patron_style(card.patron)
+        return Segment(look.card_cartouche(card.id).center(gap), style)
+
+    def _cell(self, space: Space) -> Segment:
+        picture = self._picture
+        state = picture.state
+        glyph, style = look.EMPTY, look.DIM
+        for seat, mask in enumerate(state.cubes):
+            if mask >> space & 1:
+                glyph, style = look.seat_letter(state, seat), look.seat_style(state, seat)
+                break
+        else:
+            if state.pyramids >> space & 1:
+                glyph, style = look.PYRAMID, Style(color="#d7af5f")
+        left, right = " ", " "
+        if space in picture.placed:
+            glyph = look.seat_letter(state, _placer(state, picture))
+            style = look.seat_style(state, _placer(state, picture)) + look.PLACED
+            left, right = "(", ")"
+        elif space in picture.legal:
+            style = style + look.LEGAL
+            left, right = "[", "]"
+        if state.survey_area >= 0 and _area(space) == state.survey_area:
+            style = look.SURVEYED + style
+        if space == self.cursor and self.has_focus_within_screen:
+            style = style + look.CURSOR
+        pad = (self.metrics.cell - 3) // 2
+        return Segment(" " * pad + left + glyph + right + " " * pad, style)
+
+    @property
+    def has_focus_within_screen(self) -> bool:
+        """The cursor shows while the region is the screen's focused widget (or unmounted)."""
+        try:
+            return self.screen.focused is self or self.screen.focused is None
+        except Exception:  # not mounted yet: draw the cursor
+            return True
+
+    def on_focus(self) -> None:
+        self._repaint()
+
+    def on_blur(self) -> None:
+        self._repaint()
+
+    def cursor_name(self) -> str:
+        return space_name(self.cursor)
+
+
+def _area(space: Space) -> int:
+    row, col = divmod(space, WIDTH)
+    return (row // 3) * 2 + col // 4
+
+
+def _placer(state: core.GameState, picture: RegionPicture) -> int:
+    """Whose cubes the half-built action places: the neutral's during neutral placement."""
+    return state.player_count if state.neutral_pending else state.current
