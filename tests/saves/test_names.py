@@ -1,0 +1,74 @@
+"""Save names can never point outside the save folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import saves
+from saves.names import auto_name, is_auto_name
+from tests.saves.helpers import Clock
+
+
+@pytest.mark.parametrize(
+    "name", ["Sunday game", "ann_vs_bob-2", "a", "X" * saves.MAX_NAME_LENGTH, "2026 01 01"]
+)
+def test_good_names(store: saves.SaveStore, name: str) -> None:
+    """Letters, digits, space, _ and - are allowed; the file is <name>.json in the folder."""
+    assert saves.check_name(name) == name
+    assert store.path(name) == store.folder / f"{name}.json"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        "..",
+        "../x",
+        "a/b",
+        "a\\b",
+        "/etc/passwd",
+        "~",
+        "x" * (saves.MAX_NAME_LENGTH + 1),
+        " padded",
+        "padded ",
+        "dot.json",
+        "nul\0byte",
+        "new\nline",
+        "café",
+    ],
+)
+def test_bad_names_are_refused(store: saves.SaveStore, name: str) -> None:
+    """Separators, dots, absolute paths, empty or long names, and other characters: SaveError."""
+    with pytest.raises(saves.SaveError):
+        store.path(name)
+    with pytest.raises(saves.SaveError):
+        store.load(name)
+    with pytest.raises(saves.SaveError):
+        store.delete(name)
+
+
+def test_a_symbolic_link_out_of_the_folder_is_refused(
+    store: saves.SaveStore, tmp_path: Path
+) -> None:
+    """A save file that is a link to a file outside the folder is neither read nor deleted."""
+    outside = tmp_path / "secret.json"
+    outside.write_text("{}")
+    store.folder.mkdir(parents=True)
+    os.symlink(outside, store.folder / "link.json")
+    with pytest.raises(saves.SaveError, match="outside the save folder"):
+        store.load("link")
+    with pytest.raises(saves.SaveError, match="outside the save folder"):
+        store.delete("link")
+    assert outside.read_text() == "{}"
+
+
+def test_automatic_names_are_fresh_and_recognised() -> None:
+    """auto_name never returns a taken name, and is_auto_name knows its own names only."""
+    now = Clock()()
+    first = auto_name(now, set())
+    second = auto_name(now, {first})
+    assert first != second and is_auto_name(first) and is_auto_name(second)
+    assert not is_auto_name("game-night")
