@@ -162,9 +162,12 @@ def test_size_cap_is_checked_before_reading(
     path = _write(store, "big", b"{}" + b" " * (saves.MAX_FILE_BYTES + 10))
     opened: list[Path] = []
     real_open = Path.open
-    monkeypatch.setattr(
-        Path, "open", lambda self, *a, **k: opened.append(self) or real_open(self, *a, **k)
-    )
+
+    def spy(self: Path, *args: Any, **kwargs: Any) -> Any:
+        opened.append(self)
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", spy)
     with pytest.raises(saves.SaveError, match="MiB"):
         store.load("big")
     assert path not in opened
@@ -250,12 +253,14 @@ def test_failed_autosave_keeps_the_move_and_the_old_file(
     with pytest.raises(saves.SaveError) as caught:
         session.apply(action)
     assert str(session.path) in str(caught.value) and words in str(caught.value)
-    assert session.actions[-1] == action and session.unsaved
+    unsaved = [session.unsaved]
+    assert session.actions[-1] == action
     assert session.path.read_bytes() == before
     assert [p.name for p in store.folder.iterdir()] == ["full.json"], "no temp file left"
     monkeypatch.undo()
     session.apply(core.legal_actions(session.state)[0])
-    assert not session.unsaved
+    unsaved.append(session.unsaved)
+    assert unsaved == [True, False]
     assert store.load("full").state == session.state
 
 
