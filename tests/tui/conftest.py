@@ -1,0 +1,52 @@
+"""Fixtures of the terminal-UI tests: saves in a temporary folder, no computer pause,
+fixed seeds and fixed save names so that snapshots and games are reproducible."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import core
+import saves
+from tui.app import MykerinosApp
+
+FIXED_TIME = datetime(2026, 1, 2, 3, 4, tzinfo=UTC)
+
+HOT_SEAT_3 = [
+    saves.SeatConfig("Ann", core.Colour.BLUE, "human"),
+    saves.SeatConfig("Ben", core.Colour.RED, "human"),
+    saves.SeatConfig("Cleo", core.Colour.GREEN, "human"),
+]
+HOT_SEAT_2 = HOT_SEAT_3[:2]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> saves.SaveStore:
+    """A save folder of its own with a frozen clock (stable names and titles)."""
+    return saves.SaveStore(tmp_path / "saves", clock=lambda: FIXED_TIME)
+
+
+def app_for(store: saves.SaveStore, **options) -> MykerinosApp:
+    """The app users run, on ``store``, with no pause between computer moves."""
+    options.setdefault("computer_pause", 0.0)
+    return MykerinosApp(store, **options)
+
+
+def session_for(store, seats=HOT_SEAT_3, seed: int = 7, name: str = "test") -> saves.Session:
+    return saves.Session.new(store, seats, seed=seed, name=name)
+
+
+def play_until(session: saves.Session, wanted, seed: int = 1, limit: int = 3000) -> None:
+    """Advance ``session`` with seeded random legal actions until ``wanted(state, legal)``."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(limit):
+        state = session.state
+        legal = core.legal_actions(state)
+        if wanted(state, legal):
+            return
+        session.apply(rng.choice(legal))
+    raise AssertionError("the wanted position was not reached")

@@ -1,0 +1,170 @@
+"""The load screen: every saved game in the save folder, to resume, replay or delete.
+
+Damaged files are listed with their error (shown under the table) and cannot be opened;
+nothing here ever modifies a file except a confirmed delete. Dismisses with the name of
+the save to resume, or None.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+if TYPE_CHECKING:
+    import saves
+
+COLUMNS = ("Title", "Players", "Season", "Leader", "Last played")
+
+
+def when(summary: saves.SaveSummary) -> str:
+    """The last-played time in the player's local time zone, short."""
+    return summary.updated.astimezone().strftime("%d %b %Y %H:%M")
+
+
+def row_of(summary: saves.SaveSummary) -> tuple[Text, ...]:
+    """The table cells of one save; a damaged one says so in place of its players."""
+    if summary.error is not None:
+        return (
+            Text(summary.name),
+            Text("damaged: cannot be opened", style="bold reverse"),
+            Text("-"),
+            Text("-"),
+            Text(when(summary)),
+        )
+    season = "over" if summary.finished else str(summary.season)
+    return (
+        Text(summary.title),
+        Text(", ".join(summary.players)),
+        Text(season),
+        Text(summary.leader or "-"),
+        Text(when(summary)),
+    )
+
+
+class LoadScreen(Screen[str | None]):
+    """The saved games, newest first: Enter resumes, r replays, d deletes, Esc goes back."""
+
+    DEFAULT_CSS = """
+    LoadScreen { layout: vertical; }
+    LoadScreen #load-title { height: 1; background: $panel; text-style: bold; }
+    LoadScreen #saves { height: 1fr; }
+    LoadScreen #load-detail { height: auto; max-height: 4; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "resume", "Resume", priority=True),
+        Binding("r", "replay", "Replay"),
+        Binding("d,delete", "delete", "Delete"),
+        Binding("escape,q", "close", "Back"),
+    ]
+
+    def __init__(self, store: saves.SaveStore) -> None:
+        super().__init__()
+        self.store = store
+        self.summaries: dict[str, saves.SaveSummary] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Saved games in {self.store.folder}", id="load-title", markup=False)
+        table: DataTable[Text] = DataTable(id="saves", cursor_type="row", zebra_stripes=True)
+        table.add_columns(*COLUMNS)
+        yield table
+        yield Static(id="load-detail", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_list()
+        self.query_one(DataTable).focus()
+
+    # ---------------------------------------------------------------- the list
+
+    def refresh_list(self, keep: str | None = None) -> None:
+        """Read the folder again; keep the cursor on ``keep`` if it is still there."""
+        table: DataTable[Text] = self.query_one(DataTable)
+        table.clear()
+        self.summaries = {s.name: s for s in self.store.list()}
+        for summary in self.summaries.values():
+            table.add_row(*row_of(summary), key=summary.name)
+        names = list(self.summaries)
+        if keep in names:
+            table.move_cursor(row=names.index(keep))
+        self.show_detail()
+
+    @property
+    def selected(self) -> saves.SaveSummary | None:
+        """The save under the cursor, None when the list is empty."""
+        table: DataTable[Text] = self.query_one(DataTable)
+        if not self.summaries or table.cursor_row < 0:
+            return None
+        names = list(self.summaries)
+        return self.summaries[names[min(table.cursor_row, len(names) - 1)]]
+
+    @on(DataTable.RowHighlighted)
+    def show_detail(self) -> None:
+        detail = self.query_one("#load-detail", Static)
+        summary = self.selected
+        if summary is None:
+            detail.update(f"No saved games yet in {self.store.folder}.")
+        elif summary.error is not None:
+            detail.update(summary.error)
+        elif summary.finished:
+            detail.update(f"{summary.title}: finished, won by {summary.leader}. r: replay it.")
+        else:
+            detail.update(f"{summary.title}: season {summary.season}. Enter: resume it.")
+
+    # ---------------------------------------------------------------- actions
+
+    def action_resume(self) -> None:
+        summary = self.selected
+        if summary is None:
+            return
+        if summary.error is not None:
+            self.notify(summary.error, title="Cannot open", severity="error", timeout=10)
+        elif summary.finished:
+            self.action_replay()
+        else:
+            self.dismiss(summary.name)
+
+    def action_replay(self) -> None:
+        import saves
+        from tui.screens.replay import ReplayScreen
+
+        summary = self.selected
+        if summary is None:
+            return
+        try:
+            session = self.store.load(summary.name)
+        except saves.SaveError as exc:
+            self.notify(str(exc), title="Cannot open", severity="error", timeout=10)
+            return
+        self.app.push_screen(ReplayScreen(session))
+
+    def action_delete(self) -> None:
+        from tui.screens.dialogs import ConfirmScreen
+
+        summary = self.selected
+        if summary is None:
+            return
+        question = f"Delete the saved game “{summary.title}”? This cannot be undone."
+        self.app.push_screen(ConfirmScreen(question), lambda yes: self._delete(summary.name, yes))
+
+    def _delete(self, name: str, yes: bool | None) -> None:
+        import saves
+
+        if not yes:
+            return
+        names = list(self.summaries)
+        index = names.index(name)
+        try:
+            self.store.delete(name)
+        except saves.SaveError as exc:
+            self.notify(str(exc), title="Cannot delete", severity="error", timeout=10)
+        remaining = [n for n in names if n != name]
+        self.refresh_list(keep=remaining[min(index, len(remaining) - 1)] if remaining else None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
