@@ -1,0 +1,212 @@
+"""The replay screen: step through a saved or finished game, action by action.
+
+The board (the region and the players) shows the position after the highlighted action of
+the log; both move together. Nothing is written: replay reads the session's states only.
+The region is drawn by the game's own `RegionView` when it can be imported, else as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, OptionList, Static
+
+import core
+from core.region import WIDTH, rows_in, space_name
+
+if TYPE_CHECKING:
+    import saves
+
+PHASES = {core.Phase.EXCAVATION: "excavation", core.Phase.SURVEY: "survey",
+          core.Phase.OVER: "game over"}  # fmt: skip
+
+
+def describe(state: core.GameState, action: core.Action) -> str:
+    """The action in words as played in ``state`` (its notation if that fails)."""
+    from core.explain import describe_action
+
+    try:
+        return describe_action(state, action)
+    except (ValueError, IndexError, KeyError):
+        return core.format_action(action)
+
+
+def text_region(state: core.GameState) -> str:
+    """A plain-text picture of the region: a letter per cube, ▲ a pyramid, · a free space."""
+    rows = rows_in(len(state.region))
+    lines = ["   " + " ".join(chr(ord("a") + col) for col in range(WIDTH))]
+    for row in range(rows):
+        cells = []
+        for col in range(WIDTH):
+            space = row * WIDTH + col
+            cells.append(_cell(state, space))
+        lines.append(f"{space_name(row * WIDTH)[1:]:>2} " + " ".join(cells))
+    return "\n".join(lines) if rows else "(no region: the game is over)"
+
+
+def _cell(state: core.GameState, space: int) -> str:
+    bit = 1 << space
+    for seat, mask in enumerate(state.cubes):
+        if mask & bit:
+            return "N" if seat >= len(state.players) else state.players[seat].colour.letter
+    return "▲" if state.pyramids & bit else "·"
+
+
+def players_text(state: core.GameState) -> Text:
+    """One line per player: letter, name, points, stock, reserve, Museum rooms, passed."""
+    text = Text()
+    for seat, player in enumerate(state.players):
+        marker = ">" if state.current_player == seat else " "
+        rooms = sum(1 for holder in state.museum if holder == seat)
+        passed = (
+            " · passed" if state.phase == core.Phase.EXCAVATION and state.has_passed(seat) else ""
+        )
+        line = (
+            f"{marker} {player.colour.letter} {player.name[:12]:<12} {player.score:>3} pts · "
+            f"stock {player.stock} · reserve {player.reserve} · {rooms} rooms{passed}"
+        )
+        text.append(line + "\n", style="bold" if marker == ">" else "")
+    return text
+
+
+def _board_widget(state: core.GameState) -> Widget:
+    """The game's region widget if it can be used here, else a text picture."""
+    try:
+        from tui.widgets.region import RegionPicture, RegionView
+    except ImportError:
+        return Static(text_region(state), id="replay-region", markup=False)
+    region = RegionView(RegionPicture(state), id="replay-region")
+    region.can_focus = False  # its arrow keys move a placement cursor; here they step
+    return region
+
+
+class ReplayScreen(Screen[None]):
+    """A game's log beside its board; ←/→ step one action, Home/End jump, Esc goes back."""
+
+    DEFAULT_CSS = """
+    ReplayScreen { layout: vertical; }
+    ReplayScreen #replay-status { height: 1; background: $panel; text-style: bold; }
+    ReplayScreen #replay-body { height: 1fr; }
+    ReplayScreen #replay-board { width: auto; min-width: 42; margin-right: 1; }
+    ReplayScreen #replay-region { margin-bottom: 1; }
+    ReplayScreen #replay-players { height: auto; }
+    ReplayScreen #replay-log { width: 1fr; height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h,up,k", "step(-1)", "Back", key_display="←"),
+        Binding("right,l,down,j", "step(1)", "Forward", key_display="→"),
+        Binding("home,g", "jump(0)", "Start"),
+        Binding("end,G", "jump(-1)", "End"),
+        Binding("escape,q", "close", "Close"),
+    ]
+
+    def __init__(
+        self,
+        source: saves.Session | tuple[Sequence[core.GameState], Sequence[core.Action]],
+        *,
+        title: str | None = None,
+        start: int = 0,
+    ) -> None:
+        """Replay a session, or ``(states, actions)`` with one more state than actions.
+        ``start`` is the number of actions played at first (negative: from the end)."""
+        super().__init__()
+        if isinstance(source, tuple):
+            states, actions = list(source[0]), list(source[1])
+            self.game_title = title or "Replay"
+        else:
+            states, actions = source.states(), list(source.actions)
+            self.game_title = title or source.title
+        if len(states) != len(actions) + 1:
+            raise ValueError("a replay needs one more state than actions")
+        self.states = states
+        self.actions = actions
+        self.position = self._clamp(start)
+        """How many actions have been played in the position shown."""
+
+    def _clamp(self, position: int) -> int:
+        if position < 0:
+            position += len(self.states)
+        return min(max(position, 0), len(self.actions))
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="replay-status", markup=False)
+        with Horizontal(id="replay-body"):
+            with Vertical(id="replay-board"):
+                yield _board_widget(self.states[self.position])
+                yield Static(id="replay-players")
+            log = OptionList(*self._log_lines(), id="replay-log")
+            log.can_focus = False
+            yield log
+        yield Footer()
+
+    def _log_lines(self) -> list[str]:
+        return [
+            f"{number}. {describe(state, action)}"
+            for number, (state, action) in enumerate(
+                zip(self.states[:-1], self.actions, strict=True), start=1
+            )
+        ]
+
+    def on_mount(self) -> None:
+        self.show()
+
+    # ---------------------------------------------------------------- keys
+
+    def action_step(self, delta: int) -> None:
+        self.go_to(self.position + delta)
+
+    def action_jump(self, position: int) -> None:
+        """Home (0) or End (-1: after the last action)."""
+        self.go_to(len(self.actions) if position < 0 else position)
+
+    def go_to(self, position: int) -> None:
+        """Show the position after ``position`` actions (kept within the game)."""
+        target = min(max(position, 0), len(self.actions))
+        if target != self.position:
+            self.position = target
+            self.show()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Clicking a line of the log shows the position after that action."""
+        self.go_to(event.option_index + 1)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    # ---------------------------------------------------------------- rendering
+
+    @property
+    def state(self) -> core.GameState:
+        """The position shown."""
+        return self.states[self.position]
+
+    def show(self) -> None:
+        """Put the board and the log in step with ``position``."""
+        state = self.state
+        self.query_one("#replay-status", Static).update(self._status(state))
+        board = self.query_one("#replay-region")
+        if isinstance(board, Static):
+            board.update(text_region(state))
+        else:
+            from tui.widgets.region import RegionPicture, RegionView
+
+            assert isinstance(board, RegionView)
+            board.picture = RegionPicture(state)
+        self.query_one("#replay-players", Static).update(players_text(state))
+        log = self.query_one(OptionList)
+        log.highlighted = self.position - 1 if self.position else None
+        if self.position:
+            log.scroll_to_highlight()
+
+    def _status(self, state: core.GameState) -> str:
+        where = f"season {state.season}, {PHASES[state.phase]}"
+        return (
+            f"Replay · {self.game_title} · action {self.position} of {len(self.actions)} · {where}"
+        )
