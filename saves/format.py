@@ -33,7 +33,11 @@ MAX_ACTIONS: Final = 4000
 MAX_SEED: Final = 2**63 - 1
 NOT_AN_OBJECT: Final = "it is not a Mykerinos save (the file is not a JSON object)"
 
-PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+_PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+"""No control characters: names and titles are printed on a terminal, where a hostile
+file could otherwise move the cursor or change colours."""
+
+PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=_PRINTABLE)]
 Level = Annotated[str, msgspec.Meta(min_length=1, max_length=20)]
 
 
@@ -52,7 +56,7 @@ class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     format: Literal["mykerinos-save"]
     version: int
-    title: Annotated[str, msgspec.Meta(max_length=200)]
+    title: Annotated[str, msgspec.Meta(max_length=200, pattern=_PRINTABLE)]
     seed: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEED)]
     players: Annotated[list[SeatConfig], msgspec.Meta(min_length=2, max_length=4)]
     actions: Annotated[list[core.Action], msgspec.Meta(max_length=MAX_ACTIONS)]
@@ -142,6 +146,16 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+def check_new(save: SaveFile) -> None:
+    """Raise ``ValueError`` if ``save``, written now, would not load back (e.g. a player's
+    name too long): a game must never be saved in a form that cannot be resumed."""
+    try:
+        msgspec.json.decode(encode(save), type=SaveFile)
+    except msgspec.ValidationError as exc:
+        raise ValueError(f"this game cannot be saved: {_lower_first(str(exc))}") from None
+    check_save(save)
+
+
 def check_save(save: SaveFile) -> None:
     """Checks beyond types that do not need the rules (raised as ``ValueError``)."""
     colours = [seat.colour for seat in save.players]
@@ -171,6 +185,7 @@ __all__ = [
     "SaveError",
     "SaveFile",
     "SeatConfig",
+    "check_new",
     "check_save",
     "check_seat",
     "decode",

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import core
 from saves.atomic import write_atomically
 from saves.errors import SaveError
-from saves.format import FORMAT, VERSION, SaveFile, SeatConfig, check_seat, encode
+from saves.format import FORMAT, VERSION, SaveFile, SeatConfig, check_new, encode
 from saves.names import auto_name, check_name, is_auto_name, save_path
 
 if TYPE_CHECKING:
@@ -64,8 +64,6 @@ class Session:
         allowed, is already taken, or the first save cannot be written (the session is
         then not returned).
         """
-        for seat in seats:
-            check_seat(seat)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         state = core.new_game(
@@ -86,6 +84,7 @@ class Session:
             created=now,
             updated=now,
         )
+        check_new(save)
         session = cls(store, name, save, [state])
         session.save()
         return session

@@ -111,6 +111,8 @@ BAD_FILES: list[tuple[str, Callable[[Document], bytes], str]] = [
     ("unknown-level", _edit(lambda d: d["players"][1].update(kind="computer", level="god")), "god"),
     ("empty-name", _edit(lambda d: d["players"][0].update(name="")), "$.players[0].name"),
     ("huge-name", _edit(lambda d: d["players"][0].update(name="A" * 9999)), "$.players[0].name"),
+    ("escape-in-title", _set("title", "Ann\x1b[2J\x1b[31m"), "$.title"),
+    ("escape-in-name", _edit(lambda d: d["players"][0].update(name="A\x07")), "$.players[0].name"),
     ("bad-time", _set("updated", "last tuesday"), "$.updated"),
     ("deep-actions", _edit(lambda d: d["actions"].insert(0, DEEP)), "nested too deeply"),
     ("deep-unknown", _set("extra", DEEP), "nested too deeply"),

@@ -47,6 +47,17 @@ def test_new_session_refuses_an_unknown_level(store: saves.SaveStore) -> None:
     assert store.names() == set()
 
 
+@pytest.mark.parametrize("name", ["A" * 41, "Bell\x07", ""])
+def test_new_session_refuses_seats_that_could_not_be_loaded_back(
+    store: saves.SaveStore, name: str
+) -> None:
+    """A player name the format refuses on load is refused before any file is written."""
+    seats = [saves.SeatConfig(name, core.Colour.BLUE, "human"), *hot_seat(2)[1:]]
+    with pytest.raises(ValueError, match="cannot be saved"):
+        saves.Session.new(store, seats, seed=1)
+    assert store.names() == set()
+
+
 def test_illegal_action_changes_nothing(store: saves.SaveStore) -> None:
     """An illegal action raises core's error; the log, the state and the file stay as they were."""
     session = saves.Session.new(store, hot_seat(2), seed=3, name="g")
