@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import core
 from tests.tui.conftest import HOT_SEAT_2, app_for, session_for
 from tests.tui.driver import KeyPlayer, quick_chooser
@@ -25,7 +27,7 @@ async def test_three_player_hot_seat_game_from_new_game_form_to_final_scores(sto
         assert [s.kind for s in session.seats] == ["human"] * 3
         assert session.seed == 11
         driver = KeyPlayer(app, pilot)
-        played = await driver.play_game(quick_chooser(seed=3))
+        played = await driver.play_game(quick_chooser(seed=3, pass_after=2))
         assert played == len(session.actions)
         kinds = {type(a) for a in session.actions}
         assert {core.Excavate, core.Extend, core.Pass, core.TakeParcel} <= kinds
@@ -45,7 +47,26 @@ async def test_two_player_game_with_neutral_placements(store) -> None:
     app = app_for(store, resume="duel")
     async with app.run_test(size=(80, 24)) as pilot:
         driver = KeyPlayer(app, pilot)
-        await driver.play_game(quick_chooser(seed=8, prefer_neutral=True))
+        await driver.play_game(quick_chooser(seed=8, pass_after=2, prefer_neutral=True))
         kinds = {type(a) for a in driver.game.session.actions}
         assert {core.NeutralExcavate, core.NeutralExtend} <= kinds
         assert core.is_over(store.load(session.name).state)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_long_hot_seat_games_through_keys(tmp_path, players: int) -> None:
+    """Longer games (up to six actions a season each) at every player count."""
+    from datetime import UTC, datetime
+
+    import saves
+    from tests.tui.conftest import HOT_SEAT_3
+
+    store = saves.SaveStore(tmp_path, clock=lambda: datetime(2026, 1, 1, tzinfo=UTC))
+    seats = [*HOT_SEAT_3, saves.SeatConfig("Dan", core.Colour.WHITE, "human")][:players]
+    session_for(store, seats, seed=players, name="long")
+    app = app_for(store, resume="long")
+    async with app.run_test(size=(120, 40)) as pilot:
+        driver = KeyPlayer(app, pilot)
+        await driver.play_game(quick_chooser(seed=players, pass_after=6, prefer_neutral=True))
+        assert core.is_over(store.load("long").state)

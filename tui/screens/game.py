@@ -19,12 +19,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 import core
 from core.region import WIDTH, space_name
 from tui import decisions, look, placement
-from tui.widgets.actionbar import ActionBar
+from tui.widgets.actionbar import ActionBar, StatusLine
 from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
 from tui.widgets.passing import PassingView
@@ -92,7 +92,7 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         state = self.state
-        yield Static(id="status")
+        yield StatusLine(id="status")
         with Horizontal(id="body"):
             with Vertical(id="left"):
                 yield RegionView(RegionPicture(state), id="region")
@@ -165,7 +165,7 @@ class GameScreen(Screen[None]):
         self.query_one(MuseumView).show(state, rooms)
         self.query_one(PlayersView).state = state
         self.query_one(PassingView).state = state
-        self.query_one("#status", Static).update(self._status())
+        self.query_one(StatusLine).show(self._status())
         self._show_prompt(mode, legal_spaces)
         self.refresh_bindings()
 

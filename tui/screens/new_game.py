@@ -66,15 +66,15 @@ class NewGameScreen(Screen[NewGameChoice | None]):
             for seat in range(MAX_SEATS):
                 with Horizontal(classes="field seat", id=f"seat-{seat}"):
                     yield Static(f"Seat {seat + 1}", classes="label")
-                    yield Input(DEFAULT_NAMES[seat], max_length=12, compact=True, id=f"name-{seat}")
+                    name = DEFAULT_NAMES[seat]
+                    yield Input(name, max_length=12, compact=True, id=f"name-{seat}")
                     yield Cycler(COLOURS, seat, id=f"colour-{seat}")
                     yield Cycler(SEAT_KINDS, 0 if seat == 0 else 2, id=f"kind-{seat}")
             with Horizontal(classes="field"):
                 yield Static("Seed", classes="label")
                 seed = "" if self.seed is None else str(self.seed)
-                yield Input(
-                    seed, placeholder="random", restrict=r"[0-9]*", max_length=9, compact=True, id="seed"
-                )
+                yield Input(seed, placeholder="random", restrict=r"[0-9]*", max_length=9,
+                            compact=True, id="seed")  # fmt: skip
             yield Static("", id="new-game-error")
             yield Static(
                 "Tab/↑↓ move between fields · ←/→ change · Enter starts the game",

@@ -31,3 +31,23 @@ class ActionBar(Widget):
 
     def render(self) -> Text:
         return Text("\n").join([self._prompt, self._options])
+
+
+class StatusLine(Widget):
+    """One line of text that repaints without a layout pass (the season and who decides)."""
+
+    DEFAULT_CSS = """
+    StatusLine { height: 1; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._text = Text()
+
+    def show(self, text: Text) -> None:
+        if text != self._text:
+            self._text = text
+            self.refresh()
+
+    def render(self) -> Text:
+        return self._text

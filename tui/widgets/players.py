@@ -34,8 +34,9 @@ class PlayersView(Widget):
     @state.setter
     def state(self, state: core.GameState) -> None:
         if state != self._state:
+            resized = state.player_count != self._state.player_count
             self._state = state
-            self.refresh(layout=True)
+            self.refresh(layout=resized)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return 2 * self._state.player_count
