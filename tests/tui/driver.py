@@ -49,10 +49,11 @@ class KeyPlayer:
         before = len(self.game.session.actions)
         await self.press_action(action)
         session = self.game.session
-        assert len(session.actions) == before + 1, (
+        # Computer seats may already have played after it (no pause in tests).
+        assert len(session.actions) > before, (
             f"{core.format_action(action)} was not applied: {self.game.query_one('#actions').text}"
         )
-        assert session.actions[-1] == action
+        assert session.actions[before] == action
 
     async def press_action(self, action: core.Action) -> None:
         if isinstance(action, core.Pass):

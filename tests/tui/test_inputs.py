@@ -1,0 +1,216 @@
+"""Each input path of the game screen, from a fixed position, through keys only."""
+
+from __future__ import annotations
+
+import pytest
+
+import core
+from core.region import WIDTH, space_name
+from tests.tui.conftest import HOT_SEAT_2, app_for, play_until, session_for
+from tests.tui.driver import KeyPlayer
+from tui import placement
+from tui.widgets.region import RegionView
+
+
+def first_of(kind):
+    """A predicate for play_until: the current player may play an action of ``kind``."""
+    return lambda state, legal: any(isinstance(a, kind) for a in legal)
+
+
+async def play_first(store, seats, seed, wanted, pick, positions_seed=1):
+    """Reach a position where ``wanted`` holds, play ``pick(legal)`` by keys, return it and
+    the session reloaded from disk."""
+    session = session_for(store, seats, seed=seed, name="pos")
+    play_until(session, wanted, seed=positions_seed)
+    action = pick(core.legal_actions(session.state))
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await KeyPlayer(app, pilot).play(action)
+    return action, store.load("pos")
+
+
+class TestExcavationActions:
+    """a, b and p."""
+
+    async def test_a_starts_an_excavation(self, store) -> None:
+        """a, the cursor to a highlighted space, Enter: one cube there."""
+        action, saved = await play_first(
+            store, None or [s for s in _hot3()], 7, first_of(core.Excavate),
+            lambda legal: [a for a in legal if isinstance(a, core.Excavate)][-1],
+        )  # fmt: skip
+        assert saved.actions[-1] == action
+
+    async def test_b_extends_an_excavation(self, store) -> None:
+        action, saved = await play_first(
+            store, _hot3(), 7, first_of(core.Extend),
+            lambda legal: next(a for a in legal if isinstance(a, core.Extend)),
+        )  # fmt: skip
+        assert isinstance(saved.actions[-1], core.Extend) and saved.actions[-1] == action
+
+    async def test_p_passes(self, store) -> None:
+        _action, saved = await play_first(store, _hot3(), 7, first_of(core.Pass),
+                                         lambda legal: core.Pass())  # fmt: skip
+        assert saved.actions[-1] == core.Pass()
+
+
+@pytest.mark.parametrize(
+    "kind", [core.Violet, core.Lemon, core.Brown, core.Blackmore, core.Tangerine],
+    ids=["violet", "lemon", "brown", "blackmore", "tangerine"],
+)  # fmt: skip
+async def test_each_patron_through_its_key(store, kind) -> None:
+    """v, l, s, k, t: the patron's action built with the cursor (the Museum for Sir Brown);
+    for Violet and Lemon the two-cube form, picked with b after the patron key."""
+
+    def pick(legal):
+        mine = [a for a in legal if isinstance(a, kind)]
+        return max(mine, key=lambda a: len(placement.spaces_of(a)))
+
+    action, saved = await play_first(store, _hot3(), 3, first_of(kind), pick, positions_seed=2)
+    assert saved.actions[-1] == action
+
+
+class TestSurvey:
+    async def test_survey_parcel_by_digit(self, store) -> None:
+        """A digit takes the parcel listed under it."""
+        action, saved = await play_first(
+            store, _hot3(), 7, first_of(core.TakeParcel),
+            lambda legal: [a for a in legal if isinstance(a, core.TakeParcel)][-1],
+        )  # fmt: skip
+        assert saved.actions[-1] == action
+
+    async def test_survey_museum_booking(self, store) -> None:
+        """The booking option, then the room cursor and Enter."""
+        action, saved = await play_first(
+            store, _hot3(), 7, first_of(core.BookRoom),
+            lambda legal: [a for a in legal if isinstance(a, core.BookRoom)][-1],
+        )  # fmt: skip
+        assert saved.actions[-1] == action
+
+
+class TestNeutral:
+    """2 players: n, m and x after an A or B."""
+
+    @pytest.mark.parametrize("kind", [core.NeutralExcavate, core.NeutralExtend, core.NeutralSkip])
+    async def test_neutral_placement(self, store, kind) -> None:
+        action, saved = await play_first(
+            store, HOT_SEAT_2, 5, first_of(kind),
+            lambda legal: next(a for a in legal if isinstance(a, kind)),
+        )  # fmt: skip
+        assert saved.actions[-1] == action
+
+
+class TestRefusalsAndBackingOut:
+    async def test_a_pyramid_space_is_refused_with_the_reason(self, store) -> None:
+        """Enter on a space that is not highlighted says why and applies nothing."""
+        session = session_for(store, _hot3(), seed=7, name="pos")
+        play_until(session, lambda s, legal: not session.is_computer(s.current_player)
+                   and s.phase is core.Phase.EXCAVATION)  # fmt: skip
+        pyramid = min(core.region.spaces_of(session.state.pyramids))
+        app = app_for(store, resume="pos")
+        async with app.run_test(size=(80, 24)) as pilot:
+            driver = KeyPlayer(app, pilot)
+            await pilot.press("a")
+            await driver.move_to(pyramid)
+            await pilot.press("enter")
+            bar = driver.game.query_one("#actions").text
+            assert f"{space_name(pyramid)} holds a pyramid" in bar
+            assert len(driver.game.session.actions) == len(session.actions)
+            assert driver.game.mode == "place"
+
+    async def test_extend_far_from_own_cubes_is_refused(self, store) -> None:
+        session = session_for(store, _hot3(), seed=7, name="pos")
+        play_until(session, first_of(core.Extend))
+        state = session.state
+        own = state.cubes[state.current]
+        far = next(s for s in range(WIDTH * 6) if not core.region.NEIGHBOURS[s] & own
+                   and not (state.pyramids >> s & 1)
+                   and not any(m >> s & 1 for m in state.cubes))  # fmt: skip
+        app = app_for(store, resume="pos")
+        async with app.run_test(size=(80, 24)) as pilot:
+            driver = KeyPlayer(app, pilot)
+            await pilot.press("b")
+            await driver.move_to(far)
+            await pilot.press("enter")
+            bar = driver.game.query_one("#actions").text
+            assert f"{space_name(far)} is not next to one of your cubes" in bar
+
+    async def test_escape_backs_out_cube_by_cube(self, store) -> None:
+        """Esc takes back the cube placed, then leaves the action; nothing is applied."""
+        session = session_for(store, _hot3(), seed=7, name="pos")
+        play_until(session, first_of(core.Extend))
+        first = next(a for a in core.legal_actions(session.state) if isinstance(a, core.Extend))
+        app = app_for(store, resume="pos")
+        async with app.run_test(size=(80, 24)) as pilot:
+            driver = KeyPlayer(app, pilot)
+            await pilot.press("b")
+            await driver.move_to(first.first)
+            await pilot.press("enter")
+            assert driver.game.placed == (first.first,)
+            assert driver.game.query_one(RegionView).picture.placed == (first.first,)
+            await pilot.press("escape")
+            assert driver.game.placed == () and driver.game.mode == "place"
+            await pilot.press("escape")
+            assert driver.game.mode == "choose"
+            assert len(driver.game.session.actions) == len(session.actions)
+
+    async def test_undo_and_redo(self, store) -> None:
+        session = session_for(store, _hot3(), seed=7, name="pos")
+        app = app_for(store, resume="pos")
+        async with app.run_test(size=(80, 24)) as pilot:
+            driver = KeyPlayer(app, pilot)
+            await driver.play(core.Pass())
+            await pilot.press("u")
+            assert driver.game.session.actions == []
+            await pilot.press("U")
+            assert driver.game.session.actions == [core.Pass()]
+        assert store.load(session.name).actions == [core.Pass()]
+
+
+async def test_computer_seats_play_in_a_worker_and_hand_back(store) -> None:
+    """One human and two computers: after the human's move the computers play (in a
+    thread, no pause in tests) and the log tells what they did."""
+    import saves
+
+    seats = [*_hot3()[:1], saves.SeatConfig("Bot1", core.Colour.RED, "computer", "easy"),
+             saves.SeatConfig("Bot2", core.Colour.GREEN, "computer", "hard")]  # fmt: skip
+    session_for(store, seats, seed=4, name="solo")
+    app = app_for(store, resume="solo")
+    async with app.run_test(size=(80, 24)) as pilot:
+        driver = KeyPlayer(app, pilot)
+        for _ in range(50):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if driver.state.current_player == 0:
+                break
+        assert driver.state.current_player == 0
+        await driver.play(core.Pass())
+        for _ in range(200):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if driver.state.current_player == 0 or core.is_over(driver.state):
+                break
+        await driver.dismiss_summaries()
+        lines = [line.plain for line in driver.game.query_one("#log").lines]
+        assert any("Bot1" in line for line in lines)
+        assert any(isinstance(a, core.Pass) for a in driver.game.session.actions)
+
+
+def _hot3():
+    from tests.tui.conftest import HOT_SEAT_3
+
+    return HOT_SEAT_3
+
+
+async def test_hjkl_move_the_cursor_only_while_placing(store) -> None:
+    """While a cube is being placed, h/j/k/l move the cursor (l and k are otherwise the
+    Lemon and Blackmore keys)."""
+    session_for(store, _hot3(), seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        driver = KeyPlayer(app, pilot)
+        await pilot.press("a")
+        region = driver.game.query_one(RegionView)
+        await driver.move_to(WIDTH + 3)
+        await pilot.press("l", "j", "h", "h", "k")
+        assert region.cursor == WIDTH + 2
+        assert driver.game.mode == "place"
