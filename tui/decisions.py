@@ -26,10 +26,11 @@ class Option:
 PATRON_KEYS = {"v": core.Patron.VIOLET, "l": core.Patron.LEMON, "s": core.Patron.BROWN,
                "k": core.Patron.BLACKMORE, "t": core.Patron.TANGERINE}  # fmt: skip
 KEY_LABELS = {
-    "a": "start excavation", "b": "extend", "p": "pass", "v": "Lady Violet",
-    "l": "Lord Lemon", "s": "Sir Brown", "k": "Mrs. Blackmore", "t": "Col. Tangerine",
+    "a": "start excavation", "b": "extend", "p": "pass", "v": "Violet",
+    "l": "Lemon", "s": "Brown", "k": "Blackmore", "t": "Tangerine",
     "n": "one neutral cube", "m": "two neutral cubes", "x": "no neutral cube",
 }  # fmt: skip
+"""Short words for the action bar, which must fit 80 columns with every key usable."""
 
 
 def usable_keys(legal: tuple[core.Action, ...]) -> list[str]:
@@ -53,19 +54,17 @@ def survey_options(state: core.GameState, legal: tuple[core.Action, ...]) -> lis
         if isinstance(action, core.TakeParcel | core.NeutralParcel):
             options.append(Option(_parcel_words(state, action), action))
     if any(isinstance(a, core.BookRoom) for a in legal):
-        options.append(Option("book a Museum room (from reserve)", None))
+        options.append(Option("book a Museum room", None))
     return options
 
 
 def _parcel_words(state: core.GameState, action: core.TakeParcel | core.NeutralParcel) -> str:
     parcel = action.parcel
     card = core.CARDS[state.region[parcel] >> 1]
-    side = "left" if parcel % 2 == 0 else "right"
-    who = card.patron.title if card.patron is not None else "no patron"
-    value = f", +{card.value}" if card.value else ""
-    verb = "take" if isinstance(action, core.TakeParcel) else "give the neutral"
-    mark = look.card_cartouche(card.id).strip()
-    return f"{verb} the {side} parcel P{parcel + 1} ({mark}: {who}{value})"
+    who = card.patron.name.title() if card.patron is not None else "no patron"
+    value = f" +{card.value}" if card.value else ""
+    verb = "take" if isinstance(action, core.TakeParcel) else "neutral takes"
+    return f"{verb} P{parcel + 1} ({who}{value})"
 
 
 def survey_prompt(state: core.GameState) -> str:

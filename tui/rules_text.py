@@ -8,7 +8,7 @@ KEYS = """\
   p  pass                              v  Lady Violet (+1 cube, then a or b)
   l  Lord Lemon (one cube on a ▲)      s  Sir Brown (a cube to the Museum)
   k  Mrs. Blackmore (2 cubes)          t  Colonel Tangerine (3 in a chain)
-  2 players, after a or b:  n one neutral cube   m two neutral cubes   x none
+  2 players, after a or b:  n 1 neutral cube  m 2 neutral cubes  x none
 [b]Placing cubes[/b]
   arrows or h j k l  move the cursor   Enter/Space  place a cube
   Esc  take back the last cube, then leave the action

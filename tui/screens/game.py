@@ -106,10 +106,20 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(RegionView).set_roomy(self.app.size.width >= ROOMY_WIDTH)
-        self.log_line(f"Game {self.session.name}: season {self.state.season}.")
+        self._log_history()
         self.render_state()
         self.query_one(RegionView).focus()
         self.call_after_refresh(self.next_turn)
+
+    def _log_history(self, count: int = 30) -> None:
+        """On opening a game, the last actions in words, so a resumed game reads on."""
+        from core.explain import describe_action
+
+        states, actions = self.session.states(), self.session.actions
+        for index in range(max(0, len(actions) - count), len(actions)):
+            before = states[index]
+            self.log_line(describe_action(before, actions[index]), before.current)
+        self.log_line(f"Game {self.session.name!r}, season {self.state.season}.")
 
     def on_resize(self) -> None:
         self.query_one(RegionView).set_roomy(self.app.size.width >= ROOMY_WIDTH)
@@ -198,22 +208,23 @@ class GameScreen(Screen[None]):
             return
         if mode == "place" and self.kind is not None:
             n = len(self.placed) + 1
-            prompt = (f"{who}: {self.kind.label}, cube {n} of {self.kind.cubes}. "
-                      f"Arrows/hjkl move, Enter places, Esc backs out.")  # fmt: skip
-            options = Text(f"{len(legal_spaces)} highlighted [·] spaces can take it.", look.DIM)
+            prompt = f"{who}: {self.kind.label}, cube {n} of {self.kind.cubes}."
+            options = Text(f"arrows/hjkl move · Enter places · Esc backs out · "
+                           f"{len(legal_spaces)} spaces [·] can take it", look.DIM)  # fmt: skip
         elif mode == "room":
             what = "Sir Brown: a cube from stock" if self.room_type is core.Brown else "Booking"
-            prompt = f"{who}: {what} into a Museum room. Arrows move, Enter chooses, Esc backs out."
-            options = Text("Legal rooms are bracketed [·].", look.DIM)
+            prompt = f"{who}: {what} into a Museum room."
+            options = Text("arrows/hjkl move · Enter chooses · Esc backs out · legal rooms [·]",
+                           look.DIM)  # fmt: skip
         elif mode == "variant":
-            title = decisions.KEY_LABELS[self.variant_key or ""]
-            prompt = f"{who}: {title}, then which action?"
+            patron = decisions.PATRON_KEYS[self.variant_key or "v"]
+            prompt = f"{who}: {patron.title}, then which action?"
             options = Text("a start an excavation (1 cube)   b extend (2 cubes)   Esc back")
         elif mode == "survey":
             prompt = decisions.survey_prompt(state)
             for i, option in enumerate(decisions.survey_options(state, self.legal), start=1):
                 options.append(f"{i}", look.CURSOR)
-                options.append(f" {option.label}  ")
+                options.append(f" {option.label}   ")
         else:
             prompt = self._choose_prompt(who)
             for key in decisions.usable_keys(self.legal):

@@ -94,25 +94,26 @@ class FinalScreen(Screen[None]):
             yield Static(self._table(scores))
             yield Static(self._verdict(scores), id="verdict")
             yield Static(
-                Text("Exhibition cells: cards × room value (room held; – : value 1).", look.DIM)
+                Text("Exhibition: points = cards × value of the best room held for the "
+                     "patron's wing (the room below; –: none, value 1).", look.DIM)
             )
         yield Footer(compact=True)
 
     def _table(self, scores: core.FinalScores) -> Table:
-        table = Table(box=None, padding=(0, 1), show_edge=False)
-        table.add_column("Player")
-        table.add_column("Parcels", justify="right")
+        table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False)
+        table.add_column("Player", no_wrap=True)
+        table.add_column("Parcels", justify="right", no_wrap=True)
         for patron in core.Patron:
-            title = Text(look.patron_letter(patron) + " " + patron.name.title()[:6])
-            table.add_column(title, justify="right", style=look.patron_style(patron))
-        table.add_column("Series", justify="right")
-        table.add_column("Total", justify="right", style="bold")
+            title = Text(patron.name.title(), look.patron_style(patron))
+            table.add_column(title, justify="right", style=look.patron_style(patron), no_wrap=True)
+        table.add_column("Series", justify="right", no_wrap=True)
+        table.add_column("Total", justify="right", style="bold", no_wrap=True)
         for score in sorted(scores.players, key=lambda s: -s.total):
             table.add_row(
                 _player_cell(self.state, score.seat),
                 str(score.parcels),
                 *[self._exhibit(score, patron) for patron in core.Patron],
-                f"{score.series} ({score.series_count}×5)" if score.series_count else "0",
+                f"{score.series}\n{score.series_count}×5" if score.series_count else "0",
                 str(score.total),
             )
         return table
@@ -123,7 +124,7 @@ class FinalScreen(Screen[None]):
         cards = points // value if value else 0
         room = score.rooms[patron]
         where = room_name(room) if room is not None else "–"
-        return f"{points} {cards}×{value} {where}"
+        return f"{points}={cards}×{value}\n{where}"
 
     def _verdict(self, scores: core.FinalScores) -> Text:
         state = self.state
