@@ -197,7 +197,7 @@ async def test_replay_steps_board_and_log_together(store: saves.SaveStore) -> No
         await pilot.press("home", "left")
         assert screen.position == 0 and _shown_log_line(app) is None
         status = str(screen.query_one("#replay-status", Static).render())
-        assert "action 0 of 40" in status
+        assert "action 0/40" in status
         await pilot.press("escape")
         assert app.results == [None]
 
@@ -234,3 +234,27 @@ def test_replay_needs_matching_states_and_actions() -> None:
     """A replay of states and actions that do not match is refused at once."""
     with pytest.raises(ValueError, match="one more state"):
         ReplayScreen(([core.new_game(2, 1)], [core.Pass()]))
+
+
+def test_last_played_shows_the_year_only_when_not_this_one() -> None:
+    """'01 Mar 10:00' this year, '01 Mar 2024' for an older save (local time)."""
+    from tui.screens.load import when
+
+    updated = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
+    summary = saves.SaveSummary("g", "g", ["Ann"], 1, None, updated, False)
+    local = updated.astimezone()
+    assert when(summary, now=local) == local.strftime("%d %b %H:%M")
+    assert when(summary, now=local.replace(year=2027)) == local.strftime("%d %b %Y")
+
+
+def test_players_table_shows_final_totals_and_the_winner(store: saves.SaveStore) -> None:
+    """Once the game is over the players' lines give final totals and who won."""
+    from tui.screens.replay import players_text
+
+    session = _game(store, "done", None, seed=9)
+    scores = core.final_scores(session.state)
+    text = players_text(session.state).plain
+    winner = session.seats[scores.winners[0]].name
+    assert "Total" in text and f"Won by {winner}" in text
+    for score in scores.players:
+        assert f" {score.total:>5} " in text

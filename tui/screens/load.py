@@ -7,6 +7,7 @@ the save to resume, or None.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -19,31 +20,35 @@ from textual.widgets import DataTable, Footer, Static
 if TYPE_CHECKING:
     import saves
 
-COLUMNS = ("Title", "Players", "Season", "Leader", "Last played")
+COLUMNS = (("Title", 20), ("Players", 18), ("Season", 6), ("Leader", 9), ("Last played", 12))
+"""Column labels and widths: the five fit in 80 columns with the table's cell padding."""
 
 
-def when(summary: saves.SaveSummary) -> str:
-    """The last-played time in the player's local time zone, short."""
-    return summary.updated.astimezone().strftime("%d %b %Y %H:%M")
+def when(summary: saves.SaveSummary, now: datetime | None = None) -> str:
+    """The last-played time in the player's local time zone, short: the year is only
+    shown when it is not this one."""
+    local = summary.updated.astimezone()
+    this_year = (now or datetime.now(local.tzinfo)).year == local.year
+    return local.strftime("%d %b %H:%M" if this_year else "%d %b %Y")
+
+
+def cell(text: str, style: str = "") -> Text:
+    """A table cell cut with an ellipsis when it is wider than its column."""
+    return Text(text, style=style, no_wrap=True, overflow="ellipsis")
 
 
 def row_of(summary: saves.SaveSummary) -> tuple[Text, ...]:
     """The table cells of one save; a damaged one says so in place of its players."""
     if summary.error is not None:
-        return (
-            Text(summary.name),
-            Text("damaged: cannot be opened", style="bold reverse"),
-            Text("-"),
-            Text("-"),
-            Text(when(summary)),
-        )
+        damaged = cell("damaged", "bold reverse")
+        return (cell(summary.name), damaged, cell("-"), cell("-"), cell(when(summary)))
     season = "over" if summary.finished else str(summary.season)
     return (
-        Text(summary.title),
-        Text(", ".join(summary.players)),
-        Text(season),
-        Text(summary.leader or "-"),
-        Text(when(summary)),
+        cell(summary.title),
+        cell(", ".join(summary.players)),
+        cell(season),
+        cell(summary.leader or "-"),
+        cell(when(summary)),
     )
 
 
@@ -71,7 +76,8 @@ class LoadScreen(Screen[str | None]):
     def compose(self) -> ComposeResult:
         yield Static(f"Saved games in {self.store.folder}", id="load-title", markup=False)
         table: DataTable[Text] = DataTable(id="saves", cursor_type="row", zebra_stripes=True)
-        table.add_columns(*COLUMNS)
+        for label, width in COLUMNS:
+            table.add_column(label, width=width)
         yield table
         yield Static(id="load-detail", markup=False)
         yield Footer()

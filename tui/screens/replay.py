@@ -60,19 +60,25 @@ def _cell(state: core.GameState, space: int) -> str:
 
 
 def players_text(state: core.GameState) -> Text:
-    """One line per player: letter, name, points, stock, reserve, Museum rooms, passed."""
-    text = Text()
+    """A small table of the players: points (final totals once over), stock (Stk), reserve
+    (Res) and Museum rooms; ``>`` marks who decides, ``passed`` who has passed this season."""
+    over = core.is_over(state)
+    totals = [p.total for p in core.final_scores(state).players] if over else None
+    text = Text(f"    {'Player':<10} {'Total' if over else 'Pts':>5} Stk Res Rooms\n", "dim")
     for seat, player in enumerate(state.players):
         marker = ">" if state.current_player == seat else " "
+        points = totals[seat] if totals is not None else player.score
         rooms = sum(1 for holder in state.museum if holder == seat)
-        passed = (
-            " · passed" if state.phase == core.Phase.EXCAVATION and state.has_passed(seat) else ""
-        )
+        excavating = state.phase == core.Phase.EXCAVATION
+        passed = " passed" if excavating and state.has_passed(seat) else ""
         line = (
-            f"{marker} {player.colour.letter} {player.name[:12]:<12} {player.score:>3} pts · "
-            f"stock {player.stock} · reserve {player.reserve} · {rooms} rooms{passed}"
+            f"{marker} {player.colour.letter} {player.name:<10.10} {points:>5} "
+            f"{player.stock:>3} {player.reserve:>3} {rooms:>5}{passed}"
         )
         text.append(line + "\n", style="bold" if marker == ">" else "")
+    if over:
+        winners = core.final_scores(state).winners
+        text.append("Won by " + " & ".join(state.players[s].name for s in winners), "bold")
     return text
 
 
@@ -207,6 +213,4 @@ class ReplayScreen(Screen[None]):
 
     def _status(self, state: core.GameState) -> str:
         where = f"season {state.season}, {PHASES[state.phase]}"
-        return (
-            f"Replay · {self.game_title} · action {self.position} of {len(self.actions)} · {where}"
-        )
+        return f"Replay · action {self.position}/{len(self.actions)} · {where} · {self.game_title}"
