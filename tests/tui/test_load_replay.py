@@ -258,3 +258,26 @@ def test_players_table_shows_final_totals_and_the_winner(store: saves.SaveStore)
     assert "Total" in text and f"Won by {winner}" in text
     for score in scores.players:
         assert f" {score.total:>5} " in text
+
+
+async def test_in_the_app_load_screen_resumes_the_chosen_game(store: saves.SaveStore) -> None:
+    """The real app: at launch, 'o' on the resume offer opens the load screen; Enter on an
+    older game opens that game, position and all."""
+    from tests.tui.conftest import app_for
+    from tui.screens.game import GameScreen
+
+    older = _game(store, "older", 12, seed=5)
+    _game(store, "newer", 20, seed=6)
+    app = app_for(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        assert isinstance(app.screen, LoadScreen)
+        names = [s.name for s in store.list()]
+        await pilot.press(*["down"] * names.index("older"), "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert app.session is not None and app.session.name == "older"
+        # Ben, a computer, may already have answered: the log starts with the saved one.
+        assert app.session.actions[:12] == older.actions
+        assert app.session.states()[12] == older.state
