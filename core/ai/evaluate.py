@@ -122,7 +122,25 @@ def _series_worth(counts: list[int], weights: Weights) -> float:
     return SERIES_BONUS * low + weights.series_progress * sum(1 for c in counts if c > low)
 
 
+_SEAT_CACHE: dict[tuple[object, ...], _Seat] = {}
+_SEAT_CACHE_SIZE = 20_000
+
+
 def _seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
+    """What a player's cards and rooms are worth; they change rarely within a season, so
+    the answer is remembered (it depends only on the facts in the key, never on the deck)."""
+    player = state.players[seat]
+    key = (seat, player.cards, state.museum, state.wings, player.reserve > 0, state.season,
+           len(state.players), weights)
+    worth = _SEAT_CACHE.get(key)
+    if worth is None:
+        if len(_SEAT_CACHE) >= _SEAT_CACHE_SIZE:
+            _SEAT_CACHE.clear()
+        worth = _SEAT_CACHE[key] = _compute_seat_worth(state, seat, weights)
+    return worth
+
+
+def _compute_seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
     counts = [0] * len(PATRONS)
     for card in state.players[seat].cards:
         patron = _PATRON_OF[card]

@@ -6,9 +6,10 @@ For one decision:
    best few (passing is always kept: when to stop is the season's key choice);
 2. each simulation picks a candidate by UCB1, re-shuffles the undealt parcels
    (``core.redetermine`` of the public view: the real deck order is never used), plays the
-   candidate, plays the rest of the season with quick plausible moves
-   (:mod:`core.ai.playout`) and scores the end of the season with the heuristic
-   (:func:`core.ai.evaluate.advantage`; the final totals at the end of the game);
+   candidate, then two rounds in which every player answers like a quick normal bot
+   (:mod:`core.ai.playout`; stopping early at the end of the season), and scores the
+   position reached with the heuristic (:func:`core.ai.evaluate.advantage`; the final
+   totals if the game is over);
 3. the candidate with the best mean wins; the heuristic's own judgement counts as a few
    simulations already made, so a candidate needs real evidence to overturn it.
 
@@ -26,16 +27,16 @@ from core import actions as K
 from core.actions import Action, from_code
 from core.ai.evaluate import advantage
 from core.ai.players import rank_codes
-from core.ai.playout import play_season
+from core.ai.playout import play_ahead
 from core.ai.view import public_view
 from core.rules import apply_code, redetermine
 from core.state import GameState
 
-DEFAULT_ITERATIONS = 1500
+DEFAULT_ITERATIONS = 200
 """Simulations per decision by default (about 2 s per decision on the 2-core test machine)."""
 DEFAULT_CAP = 5.0
 """Seconds: the safety cap of the default, fixed-iterations mode."""
-HINT_ITERATIONS = 600
+HINT_ITERATIONS = 80
 HINT_BUDGET = 1.0
 
 CANDIDATES = 8
@@ -44,6 +45,10 @@ PRIOR_VISITS = 4.0
 """The heuristic's judgement of a candidate counts as this many simulations."""
 EXPLORATION = 4.0
 """UCB1 exploration, in points of advantage."""
+ROUNDS_AHEAD = 2
+"""Each simulation plays this many rounds of decisions after the candidate, then judges."""
+SAMPLES = 10
+"""Legal actions a simulated player compares at each decision."""
 _CLOCK_EVERY = 8
 """Look at the clock only every few simulations."""
 
@@ -95,7 +100,8 @@ class HardBot:
                 key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_n / visits[i]),
             )
             world = redetermine(view, self._rng)
-            world = play_season(apply_code(world, candidates[pick][1]), self._rng)
+            world = apply_code(world, candidates[pick][1])
+            world = play_ahead(world, self._rng, ROUNDS_AHEAD * len(view.players), SAMPLES)
             totals[pick] += advantage(world, seat, season)
             visits[pick] += 1
         best = max(range(len(candidates)), key=lambda i: (totals[i] / visits[i], -i))
