@@ -26,3 +26,9 @@ def load_error(path: Path, problem: str) -> SaveError:
 def write_error(path: Path, problem: str) -> SaveError:
     """A :class:`SaveError` for a file that cannot be written."""
     return SaveError(f"Cannot save {path}: {problem}.", path)
+
+
+def mismatch(detail: str) -> str:
+    """The problem of a file that is JSON but not shaped like a save; ``detail`` says what
+    and where (msgspec's words, e.g. "Expected `int`, got `str` - at `$.seed`")."""
+    return f"it does not match the save format ({detail[:1].lower()}{detail[1:]})"

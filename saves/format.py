@@ -19,7 +19,7 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 
 import core
-from saves.errors import SaveError, load_error
+from saves.errors import SaveError, load_error, mismatch
 from saves.migrations import OLDEST_VERSION, migrate
 
 FORMAT: Final = "mykerinos-save"
@@ -122,7 +122,7 @@ def _decode_current(path: Path, data: bytes) -> SaveFile:
     try:
         return msgspec.json.decode(data, type=SaveFile)
     except msgspec.ValidationError as exc:
-        raise load_error(path, f"a value is wrong: {_lower_first(str(exc))}") from None
+        raise load_error(path, mismatch(str(exc))) from None
     except (msgspec.DecodeError, RecursionError) as exc:
         raise load_error(path, _json_problem(exc)) from None
 

@@ -18,7 +18,7 @@ from typing import Any, Final
 import msgspec
 
 import core
-from saves.errors import load_error
+from saves.errors import load_error, mismatch
 
 OLDEST_VERSION: Final = 0
 
@@ -58,7 +58,7 @@ def _v0_to_v1(path: Path, old: dict[str, Any]) -> dict[str, Any]:
 
 def _v0_seat(path: Path, index: int, player: object) -> dict[str, Any]:
     if not isinstance(player, dict):
-        raise load_error(path, f"a value is wrong: expected an object - at `$.players[{index}]`")
+        raise load_error(path, mismatch(f"expected an object - at `$.players[{index}]`"))
     seat = dict(player)
     level = seat.pop("computer", None)
     seat.update(kind="human" if level is None else "computer", level=level)
@@ -67,7 +67,7 @@ def _v0_seat(path: Path, index: int, player: object) -> dict[str, Any]:
 
 def _v0_action(path: Path, index: int, text: object) -> object:
     if not isinstance(text, str):
-        raise load_error(path, f"a value is wrong: expected a move - at `$.moves[{index}]`")
+        raise load_error(path, mismatch(f"expected a move - at `$.moves[{index}]`"))
     try:
         return msgspec.to_builtins(core.parse_action(text))
     except core.MalformedActionError as exc:
