@@ -6,8 +6,11 @@ A damaged file never breaks the folder: :meth:`SaveStore.list` shows it with its
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
 import stat
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +27,8 @@ from saves.replay import replay
 from saves.session import Session
 
 ENV_SAVE_DIR = "MYKERINOS_SAVE_DIR"
+LEFTOVER_AGE = 60.0
+"""Seconds after which a save's temporary file can only be a leftover of a killed write."""
 
 
 def default_folder(cli_dir: str | None = None) -> Path:
@@ -91,6 +96,7 @@ class SaveStore:
         """The game saved as ``name``, ready to play on; raises :class:`SaveError` naming the
         file and the problem (the file is left untouched)."""
         save, states = self.read(name)
+        self._remove_leftovers(name, older_than=LEFTOVER_AGE)
         return Session(self, name, save, states)
 
     def list(self) -> list[SaveSummary]:
@@ -135,10 +141,18 @@ class SaveStore:
             raise SaveError(f"There is no save named {name!r} in {self.folder}.", path) from None
         except OSError as exc:
             raise write_error(path, f"it cannot be deleted: {describe_os_error(exc)}") from None
-        for leftover in self.folder.glob(f".{path.name}.*"):
-            if is_temp_file(leftover):
-                leftover.unlink(missing_ok=True)
+        self._remove_leftovers(name, older_than=0.0)
         self._summaries.pop(name, None)
+
+    def _remove_leftovers(self, name: str, older_than: float) -> None:
+        """Remove the temporary files of save ``name`` that a killed process left behind,
+        if older than ``older_than`` seconds (a younger one may be a write in progress in
+        another process). Best effort: a failure here never stops a load or a delete."""
+        limit = time.time() - older_than
+        for leftover in self.folder.glob(f".{glob.escape(name)}{SUFFIX}.*"):
+            with contextlib.suppress(OSError):
+                if is_temp_file(leftover) and leftover.stat().st_mtime <= limit:
+                    leftover.unlink()
 
 
 def read_capped(path: Path) -> bytes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,19 @@ def test_writes_go_through_a_temp_file_in_the_same_folder(
     [(src, dst)] = renames
     assert src.parent == dst.parent == store.folder and dst == session.path
     assert src.name.startswith(".g.json.") and src.name.endswith(".tmp")
+
+
+def test_loading_removes_old_leftovers_only(store: saves.SaveStore) -> None:
+    """Loading a save removes temp files a killed write left long ago, but not a young one
+    (which may be another process writing right now), nor those of other saves."""
+    session = _game(store)
+    old = store.folder / ".g.json.old1.tmp"
+    young = store.folder / ".g.json.new1.tmp"
+    other = store.folder / ".h.json.old2.tmp"
+    for leftover in (old, young, other):
+        leftover.write_bytes(b"{")
+    long_ago = time.time() - 3600
+    for leftover in (old, other):
+        os.utime(leftover, (long_ago, long_ago))
+    assert store.load("g").actions == session.actions
+    assert not old.exists() and young.exists() and other.exists()
