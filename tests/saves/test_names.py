@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import saves
 from saves.names import auto_name, is_auto_name
@@ -72,3 +74,18 @@ def test_automatic_names_are_fresh_and_recognised() -> None:
     second = auto_name(now, {first})
     assert first != second and is_auto_name(first) and is_auto_name(second)
     assert not is_auto_name("game-night")
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.text(max_size=80))
+def test_any_accepted_name_stays_in_the_folder(
+    tmp_path_factory: pytest.TempPathFactory, name: str
+) -> None:
+    """Whatever the text, a name is either refused or names a file directly in the folder."""
+    folder = tmp_path_factory.getbasetemp() / "names"
+    try:
+        path = saves.SaveStore(folder).path(name)
+    except saves.SaveError as exc:
+        assert str(exc)
+    else:
+        assert path.parent == folder and path.name == f"{name}.json"
