@@ -17,7 +17,7 @@ from textual.app import App
 
 if TYPE_CHECKING:
     import saves
-    from tui.screens.new_game import NewGameChoice
+    from tui.screens.new_game import NewGameChoice, NewGameScreen
 
 MIN_SIZE = (80, 24)
 """The smallest terminal the game lays out in (the default SSH window)."""
@@ -46,14 +46,36 @@ class MykerinosApp(App[None]):
         self.offer_resume = offer_resume
         self.computer_pause = computer_pause
         self.session: saves.Session | None = None
+        self._load_error: str | None = None
+        if resume is not None:
+            self._load_first(resume)
+
+    def _load_first(self, name: str) -> None:
+        """Load the game to resume before the first frame, so that frame is the game."""
+        import saves
+
+        try:
+            self.session = self.store.load(name)
+        except saves.SaveError as exc:
+            self._load_error = str(exc)
+
+    def get_default_screen(self):
+        if self.session is not None:
+            from tui.screens.game import GameScreen
+
+            return GameScreen(self.session, pause=self.computer_pause)
+        return super().get_default_screen()
 
     # ---------------------------------------------------------------- start-up
 
     def on_mount(self) -> None:
         self._install_signal_handlers()
         self.check_size()
-        if self.resume is not None:
-            self.load_game(self.resume)
+        if self.session is not None:
+            return  # the game is the default screen
+        if self._load_error is not None:
+            self.notify(self._load_error, title="Cannot load", severity="error", timeout=10)
+            self.start_new_game()
             return
         latest = self.store.latest_unfinished() if self.offer_resume else None
         if latest is None:
@@ -95,19 +117,28 @@ class MykerinosApp(App[None]):
 
     # ---------------------------------------------------------------- flow between screens
 
-    def show_main(self, screen, callback=None) -> None:
-        """Make ``screen`` the only screen above the app's base; the too-small guard is put
-        back on top if it was showing."""
+    def show_main(self, screen) -> None:
+        """Make ``screen`` the one screen in view, above the app's base screen (which is the
+        resumed game when the app started with one: it is stopped, never popped); the
+        too-small guard is put back on top if needed."""
+        from tui.screens.game import GameScreen
+
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(screen, callback)
+        base = self.screen_stack[0]
+        if isinstance(base, GameScreen):
+            base.stop_computer()
+        self.push_screen(screen)
         self.check_size()
 
     def start_new_game(self) -> None:
         from tui.screens.new_game import NewGameScreen
 
         can_cancel = self.session is not None and not self.session.finished
-        self.show_main(NewGameScreen(self.seed, can_cancel=can_cancel), self._new_game_chosen)
+        self.show_main(NewGameScreen(self.seed, can_cancel=can_cancel))
+
+    def on_new_game_screen_chosen(self, message: NewGameScreen.Chosen) -> None:
+        self._new_game_chosen(message.choice)
 
     def _new_game_chosen(self, choice: NewGameChoice | None) -> None:
         import saves

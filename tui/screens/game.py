@@ -19,12 +19,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer
 
 import core
 from core.region import WIDTH, space_name
 from tui import decisions, look, placement
 from tui.widgets.actionbar import ActionBar, StatusLine
+from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
 from tui.widgets.passing import PassingView
@@ -102,7 +102,7 @@ class GameScreen(Screen[None]):
                 yield PassingView(state, id="passing")
                 yield MuseumView(state, id="museum")
         yield ActionBar(id="actions")
-        yield Footer(compact=True)
+        yield KeysBar()
 
     def on_mount(self) -> None:
         self.query_one(RegionView).set_roomy(self.app.size.width >= ROOMY_WIDTH)
@@ -163,7 +163,7 @@ class GameScreen(Screen[None]):
 
     def render_state(self) -> None:
         """Hand every widget what it shows, from the session's state and the half-built
-        action; refresh the Footer's keys."""
+        action; refresh the keys bar."""
         state = self.state
         mode = self.mode
         legal_spaces: frozenset[int] = frozenset()
@@ -257,7 +257,7 @@ class GameScreen(Screen[None]):
     # ---------------------------------------------------------------- keys (up)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Only the keys that apply now are active and shown in the Footer."""
+        """Only the keys that apply now are active and shown in the keys bar."""
         mode = self.mode
         if action == "kind":
             key = str(parameters[0])
@@ -470,6 +470,11 @@ class GameScreen(Screen[None]):
         if wait > 0:
             self._skip.wait(wait)
         self.app.call_from_thread(self._computer_chose, state, generation, action)
+
+    def stop_computer(self) -> None:
+        """Forget any computer move under way (the screen is being left)."""
+        self._generation += 1
+        self._skip.set()
 
     def _computer_chose(self, state: core.GameState, generation: int, action: core.Action) -> None:
         self.thinking = False

@@ -8,9 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tui import rules_text
+from tui.widgets.keys import KeysBar
 
 
 class HelpScreen(ModalScreen[None]):
@@ -32,7 +33,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
             yield Static(self._text(), id="help-text")
-        yield Footer(compact=True)
+        yield KeysBar()
 
     def _text(self) -> str:
         return rules_text.RULES if self.rules else rules_text.KEYS

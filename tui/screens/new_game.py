@@ -12,11 +12,13 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 import core
 from tui.widgets.cycler import Cycler
+from tui.widgets.keys import KeysBar
 
 COLOURS = [c.value for c in core.Colour]
 SEAT_KINDS = ["human", "computer easy", "computer normal", "computer hard"]
@@ -40,8 +42,15 @@ class NewGameChoice:
     seed: int | None
 
 
-class NewGameScreen(Screen[NewGameChoice | None]):
-    """The form; dismisses with the choice, or None on Esc (when a game may be resumed)."""
+class NewGameScreen(Screen[None]):
+    """The form; posts `Chosen` with the choice, or with None on Esc (back to the game)."""
+
+    class Chosen(Message):
+        """The players started a game (or went back: ``choice`` None)."""
+
+        def __init__(self, choice: NewGameChoice | None) -> None:
+            self.choice = choice
+            super().__init__()
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "start", "Start"),
@@ -80,7 +89,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
                 "Tab/↑↓ move between fields · ←/→ change · Enter starts the game",
                 classes="keys",
             )
-        yield Footer(compact=True)
+        yield KeysBar()
 
     def on_mount(self) -> None:
         self._show_seats()
@@ -126,7 +135,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
             self.query_one("#new-game-error", Static).update(f"[reverse]✗ {choice}[/reverse]")
             self.app.bell()
             return
-        self.dismiss(choice)
+        self.post_message(self.Chosen(choice))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
@@ -134,7 +143,7 @@ class NewGameScreen(Screen[NewGameChoice | None]):
         return True
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.post_message(self.Chosen(None))
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen

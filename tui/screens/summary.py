@@ -10,11 +10,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 import core
 from core.museum import room_name
 from tui import look
+from tui.widgets.keys import KeysBar
 
 if TYPE_CHECKING:
     import saves
@@ -97,7 +98,7 @@ class FinalScreen(Screen[None]):
                 Text("Exhibition: points = cards × value of the best room held for the "
                      "patron's wing (the room below; –: none, value 1).", look.DIM)
             )
-        yield Footer(compact=True)
+        yield KeysBar()
 
     def _table(self, scores: core.FinalScores) -> Table:
         table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False)

@@ -1,0 +1,87 @@
+"""Terminal speed of the game, measured in a real pty with /work/shared/tools/ttyprobe.py.
+
+Prints:
+- start-up: seconds until the first interactive game frame (`mykerinos --resume` of a saved
+  game, until "choose an action" is on screen) against a minimal Textual hello-world
+  (bench/hello_textual.py), medians of RUNS runs each, and their ratio (target ≤ 1.5);
+- cursor moves: bytes written and seconds until the terminal goes quiet after each of 50
+  moves over the region while a cube is being placed (targets: ≤ 2 KB, ≤ 50 ms median).
+
+Run: .venv/bin/python bench/bench_tui.py   (seed 1, 80×24, TERM=xterm-256color)
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PROBE = Path("/work/shared/tools/ttyprobe.py")
+PYTHON = sys.executable
+MYKERINOS = str(Path(PYTHON).parent / "mykerinos")
+RUNS = 5
+MOVES = 50
+SIZE = ["--cols", "80", "--rows", "24"]
+
+
+def probe(steps: list[str], command: list[str]) -> dict:
+    out = subprocess.run(
+        [PYTHON, str(PROBE), *SIZE, "--timeout", "20", *steps, "--", *command],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    if not result["ok"]:
+        raise SystemExit(f"probe failed: {result}")
+    return result
+
+
+def saved_game(folder: Path) -> str:
+    """A 3-player hot-seat game a few moves into season 1 (seed 1)."""
+    import core
+    import saves
+
+    store = saves.SaveStore(folder)
+    seats = [saves.SeatConfig(n, c, "human") for n, c in
+             zip(["Ann", "Ben", "Cleo"], list(core.Colour)[:3], strict=False)]  # fmt: skip
+    session = saves.Session.new(store, seats, seed=1, name="bench")
+    for _ in range(4):
+        session.apply(next(a for a in core.legal_actions(session.state)
+                           if isinstance(a, core.Excavate)))  # fmt: skip
+    return session.name
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="mykerinos-bench-"))
+    name = saved_game(folder)
+    game = [MYKERINOS, "--save-dir", str(folder), "--resume", name]
+    hello = [PYTHON, str(ROOT / "bench" / "hello_textual.py")]
+
+    hello_times, game_times = [], []
+    for _ in range(RUNS):  # interleaved, so both see the same machine load
+        hello_times.append(probe(["--wait", "Hello, Textual"], hello)["steps"][0]["seconds"])
+        game_times.append(probe(["--wait", "choose an action"], game)["steps"][0]["seconds"])
+    h, g = statistics.median(hello_times), statistics.median(game_times)
+    print(f"start-up, median of {RUNS}: hello-world {h * 1000:.0f} ms, "
+          f"first game frame {g * 1000:.0f} ms, ratio {g / h:.2f} (target <= 1.5)")  # fmt: skip
+
+    steps = ["--wait", "choose an action", "--key", "a", "--wait", "cube 1 of 1"]
+    for i in range(MOVES):
+        steps += ["--key", "right" if (i // 7) % 2 == 0 else "left", "--quiet", "0.15"]
+    result = probe(steps, game)
+    moves = [s for s in result["steps"] if "quiet" in s]
+    sizes = [s["bytes"] for s in moves]
+    times = [s["seconds"] for s in moves]
+    print(f"cursor move, {len(moves)} moves: bytes median {statistics.median(sizes):.0f}, "
+          f"max {max(sizes)} (target <= 2048); on screen median "
+          f"{statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
+          f"(target <= 50 ms)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
