@@ -192,13 +192,14 @@ class MykerinosApp(App[None]):
     # ---------------------------------------------------------------- too small
 
     def on_resize(self, event: events.Resize) -> None:
-        self.check_size()
+        # This handler runs before App._on_resize stores the new size: use the event's.
+        self.check_size(event.size)
 
-    def check_size(self) -> None:
+    def check_size(self, size: tuple[int, int] | None = None) -> None:
         """Show the too-small message under MIN_SIZE; remove it once there is room."""
         from tui.screens.dialogs import TooSmallScreen
 
-        width, height = self.size
+        width, height = size or self.size
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         showing = isinstance(self.screen, TooSmallScreen)
         if small and not showing:

@@ -214,3 +214,22 @@ async def test_hjkl_move_the_cursor_only_while_placing(store) -> None:
         await pilot.press("l", "j", "h", "h", "k")
         assert region.cursor == WIDTH + 2
         assert driver.game.mode == "place"
+
+
+async def test_too_small_message_comes_and_goes_with_resizes(store) -> None:
+    """Shrinking under 80×24 shows the message; enlarging brings the game back intact."""
+    from tui.screens.dialogs import TooSmallScreen
+    from tui.screens.game import GameScreen
+
+    session_for(store, _hot3(), seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("a")
+        for width, height in [(79, 24), (40, 10), (100, 23), (1, 1)]:
+            await pilot.resize_terminal(width, height)
+            await pilot.pause()
+            assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.mode == "place"
