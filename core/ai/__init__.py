@@ -41,9 +41,9 @@ def make_bot(
 
     ``budget`` (seconds per decision) and ``iterations`` (simulations per decision) tune the
     hard bot only. By default it runs a fixed number of simulations, calibrated to take
-    about 2 s here, so its play depends on the seed alone; the time budget (default 5 s) is
-    a safety cap. Pass ``budget`` alone to search for that long instead (then results also
-    depend on the machine's speed).
+    under 2 s per decision (median) on the 2-core machine here, so its play depends on the
+    seed alone; the time budget (default 5 s) is a safety cap. Pass ``budget`` alone to
+    search for that long instead (then results also depend on the machine's speed).
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
@@ -54,9 +54,10 @@ def make_bot(
     return HardBot(seed, budget=budget, iterations=iterations)
 
 
-def hint(state: GameState, seed: int | None = None) -> Action:
-    """What the hard bot would play here, with a shorter search (about 1 s)."""
-    return HardBot(seed, budget=HINT_BUDGET, iterations=HINT_ITERATIONS).choose(state)
+def hint(state: GameState, seed: int | None = None, iterations: int = HINT_ITERATIONS) -> Action:
+    """What the hard bot would play here, with a shorter search (well under 1 s here; capped
+    at 1 s). Deterministic for a seed unless the cap cuts the search short."""
+    return HardBot(seed, budget=HINT_BUDGET, iterations=iterations).choose(state)
 
 
 __all__ = ["LEVELS", "Bot", "EasyBot", "HardBot", "NormalBot", "hint", "make_bot"]

@@ -32,11 +32,11 @@ from core.ai.view import public_view
 from core.rules import apply_code, redetermine
 from core.state import GameState
 
-DEFAULT_ITERATIONS = 200
+DEFAULT_ITERATIONS = 400
 """Simulations per decision by default (about 2 s per decision on the 2-core test machine)."""
 DEFAULT_CAP = 5.0
 """Seconds: the safety cap of the default, fixed-iterations mode."""
-HINT_ITERATIONS = 80
+HINT_ITERATIONS = 150
 HINT_BUDGET = 1.0
 
 CANDIDATES = 8

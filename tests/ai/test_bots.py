@@ -13,7 +13,7 @@ from core.ai.view import public_view, unseen_cards
 from tests.ai.positions import random_positions
 
 # Small searches: the tests check behaviour, not strength.
-HARD_TEST_ITERATIONS = 12
+HARD_TEST_ITERATIONS = 6
 
 
 def bot(level: str, seed: int) -> core.ai.Bot:
@@ -34,14 +34,14 @@ def shuffled_deck(state: core.GameState, seed: int) -> core.GameState:
 @pytest.mark.parametrize("level", LEVELS)
 def test_bots_only_choose_legal_actions(level: str, players: int) -> None:
     """On many varied positions, every level picks one of legal_actions."""
-    every = 9 if level == "hard" else 3
+    every = (9 if players < 4 else 15) if level == "hard" else 3
     checked = 0
     for game in range(2):
         for state in random_positions(players, seed=100 * players + game, every=every):
             choice = bot(level, seed=game).choose(state)
             assert choice in core.legal_actions(state), core.format_action(choice)
             checked += 1
-    assert checked > 20
+    assert checked >= 15
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -121,9 +121,9 @@ def test_hint_is_a_legal_action_and_deterministic() -> None:
     state = core.new_game(3, seed=2)
     for _ in range(3):
         state = core.apply_action(state, core.legal_actions(state)[-1])
-    advice = hint(state, seed=4)
+    advice = hint(state, seed=4, iterations=20)
     assert advice in core.legal_actions(state)
-    assert hint(state, seed=4) == advice
+    assert hint(state, seed=4, iterations=20) == advice
 
 
 def test_bots_refuse_a_finished_game() -> None:
