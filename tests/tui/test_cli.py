@@ -89,3 +89,50 @@ def _subclasses(cls):
     for sub in cls.__subclasses__():
         yield sub
         yield from _subclasses(sub)
+
+
+@pytest.mark.parametrize("signal_name", ["SIGHUP", "SIGTERM"])
+def test_hangup_or_terminate_leaves_cleanly_and_keeps_the_game(store, signal_name) -> None:
+    """In a real pty: the game runs, the line drops (SIGHUP) or it is told to stop
+    (SIGTERM); it exits by itself and the save still loads with every move."""
+    import os
+    import pty
+    import select
+    import signal
+    import time
+
+    import core
+
+    session = session_for(store, HOT_SEAT_3, seed=7, name="pos")
+    session.apply(core.legal_actions(session.state)[0])
+    command = [sys.executable, "-m", "tui", "--save-dir", str(store.folder), "--resume", "pos"]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the game, in the pty
+        os.execv(sys.executable, command)
+    seen = b""
+    deadline = time.monotonic() + 20
+    while b"choose" not in seen and time.monotonic() < deadline:
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                break
+    assert b"choose" in seen, seen[-500:]
+    os.kill(pid, getattr(signal, signal_name))
+    status = None
+    deadline = time.monotonic() + 10
+    while status is None and time.monotonic() < deadline:
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                os.read(fd, 65536)
+            except OSError:
+                pass
+        done, code = os.waitpid(pid, os.WNOHANG)
+        status = code if done else None
+    if status is None:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    os.close(fd)
+    assert status is not None, f"the game did not exit after {signal_name}"
+    assert os.WIFEXITED(status), f"killed by a signal instead of exiting: {status}"
+    assert store.load("pos").actions == session.actions
