@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 
@@ -123,10 +124,8 @@ def test_hangup_or_terminate_leaves_cleanly_and_keeps_the_game(store, signal_nam
     deadline = time.monotonic() + 10
     while status is None and time.monotonic() < deadline:
         if select.select([fd], [], [], 0.1)[0]:
-            try:
+            with contextlib.suppress(OSError):
                 os.read(fd, 65536)
-            except OSError:
-                pass
         done, code = os.waitpid(pid, os.WNOHANG)
         status = code if done else None
     if status is None:

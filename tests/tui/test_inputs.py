@@ -233,3 +233,49 @@ async def test_too_small_message_comes_and_goes_with_resizes(store) -> None:
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
         assert app.screen.mode == "place"
+
+
+async def test_a_closed_museum_room_is_refused_with_the_reason(store) -> None:
+    """Booking: Enter on a room that is not bracketed says why (core's words)."""
+    from tui.widgets.museum import MuseumView
+
+    session = session_for(store, _hot3(), seed=7, name="pos")
+    play_until(session, first_of(core.BookRoom))
+    legal_rooms = {a.room for a in core.legal_actions(session.state)
+                   if isinstance(a, core.BookRoom)}  # fmt: skip
+    closed = next(r for r in range(5) if r not in legal_rooms)
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        driver = KeyPlayer(app, pilot)
+        options = driver.game.query_one("#actions").text
+        number = options.rsplit("book a Museum room", 1)[0].split()[-1]
+        await pilot.press(number)
+        museum = driver.game.query_one(MuseumView)
+        await driver.cursor_keys(["down"] * ((closed - museum.cursor[0]) % 5)
+                                 + ["left"] * museum.cursor[1])  # fmt: skip
+        assert museum.room == closed
+        await pilot.press("enter")
+        bar = driver.game.query_one("#actions").text
+        assert "5-room" in bar and ("already taken" in bar or "needs one of your cubes" in bar)
+        assert len(driver.game.session.actions) == len(session.actions)
+
+
+async def test_final_screen_keys_lead_to_replay_and_a_new_game(store) -> None:
+    from tui.screens.new_game import NewGameScreen
+    from tui.screens.replay import ReplayScreen
+    from tui.screens.summary import FinalScreen
+
+    session = session_for(store, _hot3(), seed=7, name="pos")
+    play_until(session, lambda s, legal: core.is_over(s), seed=5)
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f")
+        assert isinstance(app.screen, FinalScreen)
+        await pilot.press("r")
+        assert isinstance(app.screen, ReplayScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, FinalScreen)
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.press("enter")
+        assert app.screen.session.name != "pos"
