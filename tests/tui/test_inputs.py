@@ -172,7 +172,7 @@ async def test_computer_seats_play_in_a_worker_and_hand_back(store) -> None:
     import saves
 
     seats = [*_hot3()[:1], saves.SeatConfig("Bot1", core.Colour.RED, "computer", "easy"),
-             saves.SeatConfig("Bot2", core.Colour.GREEN, "computer", "hard")]  # fmt: skip
+             saves.SeatConfig("Bot2", core.Colour.GREEN, "computer", "easy")]  # fmt: skip
     session_for(store, seats, seed=4, name="solo")
     app = app_for(store, resume="solo")
     async with app.run_test(size=(80, 24)) as pilot:
