@@ -147,7 +147,11 @@ class MykerinosApp(App[None]):
             if self.session is not None:
                 self.open_game(self.session)
             return
-        seats = [saves.SeatConfig(s.name, s.colour, s.kind, s.level) for s in choice.seats]
+        seats = [
+            saves.SeatConfig(s.name, s.colour, "computer" if s.kind == "computer" else "human",
+                             s.level)
+            for s in choice.seats
+        ]  # fmt: skip
         try:
             session = saves.Session.new(self.store, seats, seed=choice.seed)
         except (saves.SaveError, ValueError) as exc:

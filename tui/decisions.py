@@ -81,7 +81,8 @@ def survey_prompt(state: core.GameState) -> str:
 
 def rooms_for(legal: tuple[core.Action, ...], action_type: type) -> frozenset[int]:
     """The Museum rooms of the legal Brown or BookRoom actions."""
-    return frozenset(a.room for a in legal if isinstance(a, action_type))
+    rooms = (a for a in legal if type(a) is action_type)
+    return frozenset(a.room for a in rooms if isinstance(a, core.Brown | core.BookRoom))
 
 
 def room_words(state: core.GameState, room: int) -> str:

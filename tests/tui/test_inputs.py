@@ -279,3 +279,19 @@ async def test_final_screen_keys_lead_to_replay_and_a_new_game(store) -> None:
         assert isinstance(app.screen, NewGameScreen)
         await pilot.press("enter")
         assert app.screen.session.name != "pos"
+
+
+async def test_help_opens_with_question_mark_and_f1_and_shows_the_rulings(store) -> None:
+    from tui.screens.help import HelpScreen
+
+    session_for(store, _hot3(), seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key in ("question_mark", "f1"):
+            await pilot.press(key)
+            assert isinstance(app.screen, HelpScreen)
+            assert "Enter/Space" in str(app.screen.query_one("#help-text").render())
+            await pilot.press("r")
+            assert "Rulings of this game" in str(app.screen.query_one("#help-text").render())
+            await pilot.press("escape")
+            assert not isinstance(app.screen, HelpScreen)

@@ -171,7 +171,9 @@ class GameScreen(Screen[None]):
             legal_spaces = frozenset(placement.next_spaces(self.legal, self.kind, self.placed))
         region = self.query_one(RegionView)
         region.picture = RegionPicture(state, legal_spaces, self.placed, mode == "place")
-        rooms = decisions.rooms_for(self.legal, self.room_type) if mode == "room" else frozenset()
+        rooms: frozenset[int] = frozenset()
+        if mode == "room" and self.room_type is not None:
+            rooms = decisions.rooms_for(self.legal, self.room_type)
         self.query_one(MuseumView).show(state, rooms)
         self.query_one(PlayersView).state = state
         self.query_one(PassingView).state = state

@@ -19,7 +19,7 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,f1,q", "close", "Close"),
-        Binding("r", "toggle", "Rules / keys"),
+        Binding("r", "switch", "Rules / keys"),
         Binding("down,j", "scroll(1)", "Scroll", show=False),
         Binding("up,k", "scroll(-1)", "Scroll", show=False),
         Binding("pagedown,space", "scroll(10)", "Scroll", show=False),
@@ -38,7 +38,7 @@ class HelpScreen(ModalScreen[None]):
     def _text(self) -> str:
         return rules_text.RULES if self.rules else rules_text.KEYS
 
-    def action_toggle(self) -> None:
+    def action_switch(self) -> None:
         self.rules = not self.rules
         self.query_one("#help-text", Static).update(self._text())
         self.query_one("#help-body").scroll_home(animate=False)
