@@ -203,3 +203,25 @@ def test_four_players_all_end_on_the_scale_in_the_order_they_stopped():
     assert state.passing == (2, 0, 3, EMPTY) and state.current_player == 1 and state.last_turn
     state = play(state, "A h6")
     assert state.passing == (2, 0, 3, 1)
+
+
+def test_an_empty_stock_skipped_leaves_the_last_player_their_one_action():
+    """Blue passes; Red, with no cube, is passed for it: Green is the last player."""
+    state = with_player(blue_to_play(EMPTY_REGION), 1, stock=0)
+    state = play(state, "pass")
+    assert state.passing == (0, 1, EMPTY)
+    assert state.current_player == 2 and state.last_turn
+
+
+def test_b_may_start_from_a_cube_standing_on_a_pyramid():
+    """Blue's cube on the pyramid c1 (placed with Lord Lemon) is one of Blue's cubes."""
+    board = "1 . . b . . . . .\n" + "2 . . . . . . . .\n" * 5
+    assert "B d1 e1" in legal(blue_to_play(board))
+
+
+def test_the_region_of_season_4_has_9_rows():
+    """a9 exists in season 4 only."""
+    nine = "\n".join(f"{r} . . . . . . . ." for r in range(1, 10))
+    assert "A a9" in legal(blue_to_play(nine))
+    with pytest.raises(core.IllegalActionError, match="not on this season's region"):
+        play(blue_to_play(EMPTY_REGION), "A a9")

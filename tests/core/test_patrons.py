@@ -25,9 +25,25 @@ BOARD = """
 # Pyramids: b1 c1 c2 a3 b5, and e4 under a Red cube.
 
 
-def blue_with(*cards: int, board: str = BOARD, museum=(-1,) * 15, **player) -> core.GameState:
+def blue_with(
+    *cards: int,
+    board: str = BOARD,
+    museum=(-1,) * 15,
+    passing=(-1, -1, -1),
+    last_turn=False,
+    **player,
+) -> core.GameState:
     """3 players, season 2, Blue (seat 0) deciding and owning ``cards``."""
-    state = position(board, players=3, current=0, first_player=0, season=2, museum=museum)
+    state = position(
+        board,
+        players=3,
+        current=0,
+        first_player=0,
+        season=2,
+        museum=museum,
+        passing=passing,
+        last_turn=last_turn,
+    )
     return with_player(state, 0, cards=cards, **player)
 
 
@@ -259,3 +275,20 @@ def test_tangerine_chain_not_broken():
 
 def test_tangerine_needs_three_cubes():
     assert not patron_moves(blue_with(TANGERINE, stock=2), "tangerine")
+
+
+def test_lemon_b_needs_two_cubes_in_stock():
+    moves = patron_moves(blue_with(LEMON, stock=1), "lemon")
+    assert moves and all(len(m.split()) == 2 for m in moves)
+
+
+def test_tangerine_cubes_each_need_their_own_space():
+    with pytest.raises(core.IllegalActionError, match="its own space"):
+        play(blue_with(TANGERINE), "tangerine b3 b4 b3")
+
+
+def test_a_patron_as_the_last_action_then_the_player_is_placed():
+    """Red and Green passed: Blue's appeal to Sir Brown is its one last action."""
+    state = blue_with(BROWN, passing=(1, 2, -1), last_turn=True)
+    state = play(state, "brown T1")
+    assert state.passing == (1, 2, 0)

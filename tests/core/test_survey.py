@@ -21,6 +21,9 @@ def surveyed(board: str, order: tuple[int, ...], **fields) -> core.GameState:
     """
     players = len(order)
     passing = (*order[:-1], EMPTY)
+    region = fields.pop("region", REGION)  # None: keep the dealt region (e.g. season 4's)
+    if region is not None:
+        fields["region"] = region
     state = position(
         board,
         players=players,
@@ -28,7 +31,6 @@ def surveyed(board: str, order: tuple[int, ...], **fields) -> core.GameState:
         first_player=order[0],
         passing=passing,
         last_turn=True,
-        region=REGION,
         **fields,
     )
     return survey_from(state)
@@ -216,3 +218,23 @@ def test_end_of_phase_3_clears_the_scale_untilts_and_the_last_passer_starts():
     assert all(p.tilted == () for p in state.players)
     assert state.first_player == 1 and state.current_player == 1
     assert state.players[0].cards == (1, 2, 0)  # the card of P2 (Violet -) joined Blue's
+
+
+def test_a_cube_on_a_pyramid_counts_in_the_majority_and_goes_home():
+    """Blue 1 + 1 on a pyramid (b1) beats Red's 1."""
+    board = "1 B b R . . . . .\n" + "2 . . . . . . . .\n" * 5
+    state = surveyed(board, order=(1, 2, 0))
+    assert ranking(state, 0) == [0, 1]
+    reserve = state.players[0].reserve
+    state = play(state, "take P1", "take P2")  # Blue, then Red; the season ends
+    assert state.season == 2 and state.players[0].reserve == reserve + 2 - 11
+
+
+def test_season_4_surveys_six_areas_then_the_game_is_over():
+    """Blue alone in area 6 (e-h, rows 7-9): its choice is the last decision of the game."""
+    board = "\n".join(f"{r} . . . . . . . ." for r in range(1, 9)) + "\n9 . . . . . . . B"
+    state = surveyed(board, order=(1, 2, 0), region=None)
+    assert state.survey_area == 5 and len(state.region) == 12
+    state = play(state, "take P12")
+    assert core.is_over(state) and state.current_player is None
+    assert core.final_scores(state).players[0].parcels == state.players[0].score

@@ -188,3 +188,22 @@ def test_neutral_cubes_go_back_to_the_neutral_reserve():
     board = "1 N . . . . . . B\n2 N . . . . . . .\n" + "3 . . . . . . . .\n" * 4
     state = surveyed(board, last=0)
     assert state.neutral_reserve == 25 - 8 and state.cubes[2] == 0
+
+
+def test_the_last_player_may_still_place_neutral_cubes_then_is_placed():
+    """Blue passed: Red's last action is an A, then its neutral cube, then space 3."""
+    state = blue_to_play(
+        NEUTRAL_BOARD, current=1, passing=(0, NEUTRAL, EMPTY, EMPTY), last_turn=True
+    )
+    state = play(state, "A a1")
+    assert state.neutral_pending and state.current_player == 1
+    state = play(state, "nA a6")
+    assert state.passing == (0, NEUTRAL, 1, EMPTY)
+    assert state.phase is core.Phase.SURVEY
+
+
+def test_while_the_neutral_parcel_is_picked_nothing_else_is_accepted():
+    board = "1 N N N B . . . .\n2 B R . . . . . .\n" + "3 . . . . . . . .\n" * 4
+    state = surveyed(board, last=0)
+    with pytest.raises(core.IllegalActionError, match="which parcel the neutral takes"):
+        play(state, "take P1")
