@@ -154,3 +154,10 @@ def test_the_described_action_uses_the_players_name():
 
     state = position(EMPTY_REGION, current=0)
     assert describe_action(state, core.parse_action("A c3")) == "Blue starts an excavation on c3"
+
+
+@pytest.mark.xfail(strict=True, reason="core bug: parse_action(None) raises AttributeError")
+@pytest.mark.parametrize("text", [None, 123])
+def test_parse_action_refuses_a_non_string_as_malformed(text):
+    with pytest.raises(core.MalformedActionError):
+        core.parse_action(text)
