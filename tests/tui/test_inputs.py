@@ -295,3 +295,48 @@ async def test_help_opens_with_question_mark_and_f1_and_shows_the_rulings(store)
             assert "Rulings of this game" in str(app.screen.query_one("#help-text").render())
             await pilot.press("escape")
             assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_save_as_renames_the_game(store) -> None:
+    session_for(store, _hot3(), seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+s", "ctrl+a", "ctrl+k", *"sunday", "enter")
+        await pilot.pause()
+        assert app.screen.session.name == "sunday"
+        await KeyPlayer(app, pilot).play(core.Pass())
+    assert store.load("sunday").actions == [core.Pass()]
+
+
+async def test_quit_asks_first_and_the_game_stays_saved(store) -> None:
+    session = session_for(store, _hot3(), seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await KeyPlayer(app, pilot).play(core.Pass())
+        await pilot.press("q", "n")
+        assert app.is_running and app.screen.session is not None
+        await pilot.press("q", "y")
+        await pilot.pause()
+        assert not app.is_running
+    assert store.load(session.name).actions == [core.Pass()]
+
+
+async def test_tie_break_is_explained(store, monkeypatch) -> None:
+    """When the top totals tie, the verdict says the stock decided (or that they share)."""
+    from tui.screens import summary
+
+    session = session_for(store, _hot3(), seed=7, name="pos")
+    play_until(session, lambda s, legal: core.is_over(s), seed=5)
+    real = core.final_scores(session.state)
+    tied = tuple(
+        core.PlayerScore(p.seat, 10, (0,) * 5, (1,) * 5, (None,) * 5, 0, 0, stock)
+        for p, stock in zip(real.players, (4, 4, 1), strict=True)
+    )
+    monkeypatch.setattr(summary.core, "final_scores",
+                        lambda state: core.FinalScores(tied, (0, 1), True))  # fmt: skip
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f")
+        verdict = str(app.screen.query_one("#verdict").render())
+        assert "share the win with 10 points" in verdict
+        assert "Tie-break: 3 players tied at 10" in verdict and "most cubes in stock" in verdict
