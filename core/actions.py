@@ -300,6 +300,8 @@ def format_action(action: Action) -> str:
 
 def parse_action(text: str) -> Action:
     """Parse the notation of :func:`format_action`; raises :class:`MalformedActionError`."""
+    if not isinstance(text, str):
+        raise MalformedActionError(f"{text!r} is not an action in notation")
     word, *args = text.split() or [""]
     kinds = {w.lower(): t for t, w in _WORDS.items()}
     kind = kinds.get(word.lower())
@@ -325,9 +327,10 @@ def _parse_args(kind: Any, args: list[str]) -> Action:
     if kind in (Brown, BookRoom):
         return cast(Action, kind(parse_room(args[0])))
     if kind in (TakeParcel, NeutralParcel):
-        if not args[0].upper().startswith("P"):
-            raise ValueError(f"{args[0]!r} is not a parcel (P1..P12)")
-        return cast(Action, kind(int(args[0][1:]) - 1))
+        token = args[0]
+        if token[:1].upper() != "P" or not token[1:].isdigit():
+            raise ValueError(f"{token!r} is not a parcel (P1..P12)")
+        return cast(Action, kind(int(token[1:]) - 1))
     spaces = tuple(parse_space(a) for a in args)
     if kind in (Violet, Lemon, Tangerine):
         return cast(Action, kind(spaces))

@@ -6,5 +6,13 @@ class MalformedActionError(ValueError):
 
 
 class IllegalActionError(ValueError):
-    """The action is well formed but not legal now. The message says why, in a player's
-    words ("that space holds a pyramid"), and names the action tried."""
+    """The action is well formed but not legal now.
+
+    ``str(error)`` names the action tried and says why (``"A c1: c1 holds a pyramid"``);
+    ``error.reason`` is the why alone, in a player's words, for a screen to show.
+    """
+
+    def __init__(self, action: str, reason: str) -> None:
+        super().__init__(f"{action}: {reason}")
+        self.action = action
+        self.reason = reason

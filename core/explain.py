@@ -10,6 +10,7 @@ from itertools import pairwise
 from core import actions as K
 from core.actions import Action, to_code
 from core.cards import CARDS, Patron
+from core.errors import IllegalActionError
 from core.moves import free_pyramids, occupied, parcels_left, usable_patrons
 from core.museum import WINGS, room_label
 from core.region import NEIGHBOURS, board_mask, neighbours, space_name
@@ -69,10 +70,9 @@ def describe_action(state: GameState, action: Action) -> str:
     return describe_code(state, to_code(action)).format(name)
 
 
-def explain_illegal(state: GameState, action_code: int, action: Action) -> str:
-    """Why ``action`` is not legal in ``state``, in a player's words."""
-    reason = _reason(state, action_code)
-    return f"{K.format_action(action)}: {reason}"
+def explain_illegal(state: GameState, action_code: int, action: Action) -> IllegalActionError:
+    """The error refusing ``action`` in ``state``, saying why in a player's words."""
+    return IllegalActionError(K.format_action(action), _reason(state, action_code))
 
 
 def _reason(state: GameState, action_code: int) -> str:

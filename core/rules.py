@@ -18,7 +18,6 @@ from core import actions as K
 from core.actions import _FROM_CODE as _INTERNED
 from core.actions import Action, from_code, to_code
 from core.cards import CARDS, PATRONS, Patron
-from core.errors import IllegalActionError
 from core.explain import describe_code, explain_illegal
 from core.moves import can_place_neutral, legal_codes, survey_codes
 from core.museum import ROOMS
@@ -153,7 +152,7 @@ def _cached_codes(state: GameState) -> list[int]:
 def _apply_checked(state: GameState, action: Action, events: Events) -> GameState:
     action_code = to_code(action)
     if action_code not in _cached_codes(state):
-        raise IllegalActionError(explain_illegal(state, action_code, action))
+        raise explain_illegal(state, action_code, action)
     return apply_code(state, action_code, events)
 
 

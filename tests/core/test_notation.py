@@ -156,8 +156,17 @@ def test_the_described_action_uses_the_players_name():
     assert describe_action(state, core.parse_action("A c3")) == "Blue starts an excavation on c3"
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: parse_action(None) raises AttributeError")
 @pytest.mark.parametrize("text", [None, 123])
 def test_parse_action_refuses_a_non_string_as_malformed(text):
     with pytest.raises(core.MalformedActionError):
         core.parse_action(text)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_legal_action_can_be_described_with_the_players_name(players):
+    from core.explain import describe_action
+
+    for state in positions(players, seed=40 + players, every=13):
+        who = state.players[state.current].name
+        for action in core.legal_actions(state):
+            assert describe_action(state, action).startswith(who)
