@@ -238,3 +238,13 @@ def test_season_4_surveys_six_areas_then_the_game_is_over():
     state = play(state, "take P12")
     assert core.is_over(state) and state.current_player is None
     assert core.final_scores(state).players[0].parcels == state.players[0].score
+
+
+def test_automatic_steps_are_told_in_words():
+    """Green's automatic taking of the last parcel and the discard of P4 are reported."""
+    state = play(surveyed(THREE, order=(1, 2, 0)), "take P1")
+    state, events = core.apply_action_with_events(state, core.parse_action("book T2"))
+    state, events2 = core.apply_action_with_events(state, core.parse_action("take P3"))
+    texts = [e.text for e in events + events2]
+    assert any(t.startswith("Green takes parcel P2") for t in texts), texts
+    assert any("P4" in t and "discarded" in t for t in texts), texts
