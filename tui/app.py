@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +20,9 @@ from textual.app import App
 if TYPE_CHECKING:
     import saves
     from tui.screens.new_game import NewGameChoice, NewGameScreen
+
+TERMINATE_GRACE = 3.0
+"""Seconds a SIGTERM leaves for a clean shutdown before the process just ends."""
 
 MIN_SIZE = (80, 24)
 """The smallest terminal the game lays out in (the default SSH window)."""
@@ -101,18 +106,44 @@ class MykerinosApp(App[None]):
     def _install_signal_handlers(self) -> None:
         """SIGHUP (SSH dropped) and SIGTERM: save and leave cleanly, inside the event loop."""
         loop = asyncio.get_running_loop()
-        for number in (signal.SIGHUP, signal.SIGTERM):
+        handlers = {signal.SIGHUP: self.hang_up, signal.SIGTERM: self.terminate}
+        for number, handler in handlers.items():
             # Not on every platform, nor outside the main thread (tests): then none is needed.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(number, self.hang_up)
+                loop.add_signal_handler(number, handler)
 
-    def hang_up(self) -> None:
-        """Save what is in memory (the session autosaves anyway) and exit."""
+    def save_now(self) -> None:
+        """Write the game if the last autosave failed (every move is saved as played).
+        Runs in the event loop, so never in the middle of a move being applied."""
         import saves
 
-        if self.session is not None and self.session.unsaved:
+        session = self.current_session()
+        if session is not None and session.unsaved:
             with contextlib.suppress(saves.SaveError):
-                self.session.save()
+                session.save()
+
+    def current_session(self) -> saves.Session | None:
+        from tui.screens.game import GameScreen
+
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen.session
+        return self.session
+
+    def hang_up(self) -> None:
+        """SIGHUP, the terminal is gone (SSH dropped): save and leave at once. A clean
+        Textual shutdown would try to restore a terminal that no longer exists and can
+        block for ever writing to it."""
+        self.save_now()
+        os._exit(0)
+
+    def terminate(self) -> None:
+        """SIGTERM: save and exit cleanly (the terminal is restored); if the shutdown
+        has not finished in a few seconds, leave anyway, the game being saved."""
+        self.save_now()
+        timer = threading.Timer(TERMINATE_GRACE, os._exit, (0,))
+        timer.daemon = True
+        timer.start()
         self.exit()
 
     # ---------------------------------------------------------------- flow between screens
