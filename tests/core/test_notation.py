@@ -170,3 +170,10 @@ def test_every_legal_action_can_be_described_with_the_players_name(players):
         who = state.players[state.current].name
         for action in core.legal_actions(state):
             assert describe_action(state, action).startswith(who)
+
+
+def test_a_malformed_parcel_is_refused_in_words():
+    """No Python jargon ("invalid literal for int()") reaches the player."""
+    with pytest.raises(core.MalformedActionError, match="'Px' is not a parcel") as refused:
+        core.parse_action("take Px")
+    assert "int()" not in str(refused.value)
