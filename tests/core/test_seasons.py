@@ -138,3 +138,27 @@ def test_the_game_ends_after_the_survey_of_season_4():
     assert state.current_player is None and core.legal_actions(state) == ()
     with pytest.raises(core.IllegalActionError, match="over"):
         core.apply_action(state, core.Pass())
+
+
+@pytest.mark.parametrize("players", [1, 5, 0, "3", True])
+def test_mykerinos_is_for_2_to_4_players(players):
+    with pytest.raises(ValueError, match="2 to 4 players"):
+        core.new_game(players, seed=0)
+
+
+def test_each_player_needs_a_name_and_a_colour_of_their_own():
+    with pytest.raises(ValueError, match="distinct colour"):
+        core.new_game(3, seed=0, colours=[core.Colour.RED, core.Colour.RED, core.Colour.BLUE])
+    with pytest.raises(ValueError, match="one name"):
+        core.new_game(3, seed=0, names=["Ann", "Bob"])
+
+
+def test_seats_take_the_colours_given_and_the_neutral_is_an_unused_one():
+    state = core.new_game(
+        2, seed=0, names=["Ann", "Bob"], colours=[core.Colour.WHITE, core.Colour.GREEN]
+    )
+    assert [(p.name, p.colour) for p in state.players] == [
+        ("Ann", core.Colour.WHITE),
+        ("Bob", core.Colour.GREEN),
+    ]
+    assert state.neutral_colour is core.Colour.BLUE
