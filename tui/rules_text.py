@@ -17,7 +17,7 @@ KEYS = """\
   1-9  pick an option;  booking / Sir Brown: arrows move over the rooms,
   Enter books the room under the cursor; legal rooms are shown [·].
 [b]Always[/b]
-  u undo   U or ctrl+r redo   ctrl+s save as   ? or F1 help   q quit (saved)
+  u undo   U or ctrl+r redo   ctrl+s save as   o load a game   ? help   q quit
 
 [b]The board[/b]
   B R G W  the players' cubes (blue, red, green, white)   N the neutral

@@ -340,3 +340,22 @@ async def test_tie_break_is_explained(store, monkeypatch) -> None:
         verdict = str(app.screen.query_one("#verdict").render())
         assert "share the win with 10 points" in verdict
         assert "Tie-break: 3 players tied at 10" in verdict and "most cubes in stock" in verdict
+
+
+async def test_o_opens_another_saved_game(store) -> None:
+    from tui.screens.game import GameScreen
+    from tui.screens.load import LoadScreen
+
+    session_for(store, _hot3(), seed=7, name="first")
+    session_for(store, _hot3(), seed=8, name="second")
+    app = app_for(store, resume="first")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        assert isinstance(app.screen, LoadScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen) and app.screen.session.name == "first"
+        await pilot.press("o")
+        names = [s.name for s in store.list()]
+        await pilot.press(*["down"] * names.index("second"), "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.screen.session.name == "second"

@@ -64,6 +64,7 @@ class GameScreen(Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("U,ctrl+r", "redo", "Redo"),
         Binding("ctrl+s", "save_as", "Save as"),
+        Binding("o", "load", "Load…", show=False),
         Binding("f", "final", "Scores"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
@@ -472,6 +473,23 @@ class GameScreen(Screen[None]):
         if wait > 0:
             self._skip.wait(wait)
         self.app.call_from_thread(self._computer_chose, state, generation, action)
+
+    def on_unmount(self) -> None:
+        self.stop_computer()
+
+    def on_screen_resume(self) -> None:
+        """Back on top (after help, a dialog, loading cancelled): play on if a computer
+        seat was left waiting."""
+        if self.is_mounted:
+            self.next_turn()
+
+    def action_load(self) -> None:
+        """Open another saved game (this one is saved already)."""
+        self.stop_computer()
+        self.thinking = False
+        open_load = getattr(self.app, "open_load", None)
+        if open_load is not None:
+            open_load()
 
     def stop_computer(self) -> None:
         """Forget any computer move under way (the screen is being left)."""
