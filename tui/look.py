@@ -40,7 +40,6 @@ COLOUR_STYLE = {
 }
 NEUTRAL_STYLE = "#c8a2c8"
 
-CUBE = Style(bold=True)
 DIM = Style(dim=True)
 CURSOR = Style(reverse=True)
 LEGAL = Style(bold=True, underline=True, bgcolor="#204020")

@@ -21,8 +21,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 import core
-from core.region import WIDTH, space_name
-from tui import decisions, look, placement
+from core.region import WIDTH
+from tui import decisions, look, placement, prompts
 from tui.widgets.actionbar import ActionBar, StatusLine
 from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
@@ -38,8 +38,6 @@ ROOMY_WIDTH = 110
 """From this terminal width on, the region uses wider cells."""
 
 ACTION_KEYS = ("a", "b", "p", "v", "l", "s", "k", "t", "n", "m", "x")
-PHASE_WORDS = {core.Phase.EXCAVATION: "Excavation", core.Phase.SURVEY: "Survey",
-               core.Phase.OVER: "Game over"}  # fmt: skip
 
 
 class GameScreen(Screen[None]):
@@ -178,71 +176,17 @@ class GameScreen(Screen[None]):
         self.query_one(MuseumView).show(state, rooms)
         self.query_one(PlayersView).state = state
         self.query_one(PassingView).state = state
-        self.query_one(StatusLine).show(self._status())
-        self._show_prompt(mode, legal_spaces)
+        session = self.session
+        self.query_one(StatusLine).show(
+            prompts.status_line(state, session.is_computer, session.unsaved)
+        )
+        prompt, options = prompts.decision(
+            state, self.legal, mode, prompts.Building(
+                self.kind, self.placed, self.variant_key, self.room_type, len(legal_spaces)
+            ),
+        )  # fmt: skip
+        self.query_one(ActionBar).show(prompt, options if self.message is None else self.message)
         self.refresh_bindings()
-
-    def _status(self) -> Text:
-        state = self.state
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f" Season {state.season}/4 ", look.CURSOR)
-        text.append(f" {PHASE_WORDS[state.phase]}")
-        seat = state.current_player
-        if seat is not None:
-            text.append(" · ")
-            text.append(look.seat_name(state, seat), look.seat_style(state, seat))
-            text.append(" (computer)" if self.session.is_computer(seat) else " to decide")
-        text.append(f" · deck {len(state.deck)}", look.DIM)
-        if self.session.unsaved:
-            text.append(" · NOT SAVED", look.CURSOR)
-        return text
-
-    def _show_prompt(self, mode: str, legal_spaces: frozenset[int]) -> None:
-        bar = self.query_one(ActionBar)
-        state = self.state
-        seat = state.current_player
-        who = look.seat_name(state, seat) if seat is not None else ""
-        options = Text()
-        if mode == "over":
-            bar.show("The game is over.", "f: final scores · ?: help · q: quit")
-            return
-        if mode == "computer":
-            bar.show(f"{who}, the computer, is playing…", "Space: skip the pause")
-            return
-        if mode == "place" and self.kind is not None:
-            n = len(self.placed) + 1
-            prompt = f"{who}: {self.kind.label}, cube {n} of {self.kind.cubes}."
-            options = Text(f"arrows/hjkl move · Enter places · Esc backs out · "
-                           f"{len(legal_spaces)} spaces [·] can take it", look.DIM)  # fmt: skip
-        elif mode == "room":
-            what = "Sir Brown: a cube from stock" if self.room_type is core.Brown else "Booking"
-            prompt = f"{who}: {what} into a Museum room."
-            options = Text("arrows/hjkl move · Enter chooses · Esc backs out · legal rooms [·]",
-                           look.DIM)  # fmt: skip
-        elif mode == "variant":
-            patron = decisions.PATRON_KEYS[self.variant_key or "v"]
-            prompt = f"{who}: {patron.title}, then which action?"
-            options = Text("a start an excavation (1 cube)   b extend (2 cubes)   Esc back")
-        elif mode == "survey":
-            prompt = decisions.survey_prompt(state)
-            for i, option in enumerate(decisions.survey_options(state, self.legal), start=1):
-                options.append(f"{i}", look.CURSOR)
-                options.append(f" {option.label}   ")
-        else:
-            prompt = self._choose_prompt(who)
-            for key in decisions.usable_keys(self.legal):
-                options.append(key, look.CURSOR)
-                options.append(f" {decisions.KEY_LABELS[key]}  ")
-        if self.message is not None:
-            options = self.message
-        bar.show(prompt, options)
-
-    def _choose_prompt(self, who: str) -> str:
-        state = self.state
-        if state.neutral_pending:
-            return f"{who}: place neutral cubes now, or none."
-        last = " This is your last action of the season." if state.last_turn else ""
-        return f"{who}: choose an action.{last}"
 
     def log_line(self, text: str, seat: int | None = None) -> None:
         line = Text()
@@ -552,6 +496,3 @@ class GameScreen(Screen[None]):
 
         saved = "" if self.session.unsaved else f" The game is saved as {self.session.name!r}."
         self.app.push_screen(ConfirmScreen(f"Quit the game?{saved}"), leave)
-
-    def cursor_space(self) -> str:
-        return space_name(self.query_one(RegionView).cursor)

@@ -21,7 +21,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 import core
-from core.region import WIDTH, rows_in, space_name
+from core.region import WIDTH, rows_in
 from tui import look
 
 Space = int
@@ -253,8 +253,8 @@ class RegionView(Widget, can_focus=True):
                 glyph, style = look.PYRAMID, Style(color="#d7af5f")
         left, right = " ", " "
         if space in picture.placed:
-            glyph = look.seat_letter(state, _placer(state, picture))
-            style = look.seat_style(state, _placer(state, picture)) + look.PLACED
+            glyph = look.seat_letter(state, _placer(state))
+            style = look.seat_style(state, _placer(state)) + look.PLACED
             left, right = "(", ")"
         elif space in picture.legal:
             style = style + look.LEGAL
@@ -280,15 +280,12 @@ class RegionView(Widget, can_focus=True):
     def on_blur(self) -> None:
         self._repaint()
 
-    def cursor_name(self) -> str:
-        return space_name(self.cursor)
-
 
 def _area(space: Space) -> int:
     row, col = divmod(space, WIDTH)
     return (row // 3) * 2 + col // 4
 
 
-def _placer(state: core.GameState, picture: RegionPicture) -> int:
+def _placer(state: core.GameState) -> int:
     """Whose cubes the half-built action places: the neutral's during neutral placement."""
     return state.player_count if state.neutral_pending else state.current
