@@ -359,3 +359,19 @@ async def test_o_opens_another_saved_game(store) -> None:
         await pilot.press(*["down"] * names.index("second"), "enter")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and app.screen.session.name == "second"
+
+
+@pytest.mark.parametrize(("key", "screen_name"), [("r", "GameScreen"), ("n", "NewGameScreen"),
+                                                   ("o", "LoadScreen")])  # fmt: skip
+async def test_launch_offers_to_resume_the_unfinished_game(store, key, screen_name) -> None:
+    from tui.screens.dialogs import ResumeScreen
+
+    session_for(store, _hot3(), seed=7, name="waiting")
+    app = app_for(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, ResumeScreen)
+        await pilot.press(key)
+        await pilot.pause()
+        assert type(app.screen).__name__ == screen_name
+        if key == "r":
+            assert app.screen.session.name == "waiting"
