@@ -87,3 +87,31 @@ def rooms_for(legal: tuple[core.Action, ...], action_type: type) -> frozenset[in
 
 def room_words(state: core.GameState, room: int) -> str:
     return f"the {room_label(state.wings, room)} ({core.museum.room_name(room)})"
+
+
+def why_not(state: core.GameState, key: str) -> str:
+    """Why the action key ``key`` leads to no legal action now, in a player's words."""
+    if state.phase is core.Phase.SURVEY:
+        return "it is the survey: pick an option with its number"
+    if state.neutral_pending:
+        return "first place neutral cubes (n or m), or none (x)"
+    if key in ("n", "m", "x"):
+        return "neutral cubes are placed only after a start or an extension, with 2 players"
+    player = state.players[state.current]
+    if key == "p":
+        return "you cannot pass now"
+    if player.stock == 0:
+        return "your stock is empty: you can only pass (p)"
+    if key in PATRON_KEYS:
+        patron = PATRON_KEYS[key]
+        usable = {core.CARDS[c].patron for c in player.cards if c not in player.tilted}
+        if patron not in usable:
+            return f"you have no untilted {patron.title} card"
+        return f"{patron.title}'s power has no legal use now"
+    if key == "b":
+        if player.stock < 2:
+            return "extending needs 2 cubes in your stock"
+        if not state.cubes[state.current]:
+            return "you have no cube on the region to extend from: start one with a"
+        return "there is no free space next to your cubes"
+    return "that action is not possible now"

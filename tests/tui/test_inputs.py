@@ -375,3 +375,17 @@ async def test_launch_offers_to_resume_the_unfinished_game(store, key, screen_na
         assert type(app.screen).__name__ == screen_name
         if key == "r":
             assert app.screen.session.name == "waiting"
+
+
+async def test_an_action_key_with_nothing_legal_says_why(store) -> None:
+    """b with no cube of one's own on the region: refused with the reason, nothing played."""
+    session_for(store, _hot3(), seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = KeyPlayer(app, pilot).game
+        assert game.state.cubes[game.state.current] == 0
+        await pilot.press("b")
+        assert "no cube on the region to extend from" in game.query_one("#actions").text
+        await pilot.press("v")
+        assert "no untilted Lady Violet card" in game.query_one("#actions").text
+        assert game.session.actions == [] and game.mode == "choose"

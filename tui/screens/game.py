@@ -230,6 +230,16 @@ class GameScreen(Screen[None]):
             return mode == "over"
         return True
 
+    def on_key(self, event) -> None:
+        """An action key that leads to nothing legal now says why (the bindings handle the
+        usable ones)."""
+        key = event.key
+        if key in ACTION_KEYS and self.mode == "choose" and (
+            key not in decisions.usable_keys(self.legal)
+        ):
+            event.stop()
+            self.refuse(decisions.why_not(self.state, key))
+
     def action_kind(self, key: str) -> None:
         if self.variant_key is not None:
             kinds = placement.kinds_for_key(self.legal, self.variant_key)
