@@ -53,8 +53,9 @@ def survey_options(state: core.GameState, legal: tuple[core.Action, ...]) -> lis
     for action in legal:
         if isinstance(action, core.TakeParcel | core.NeutralParcel):
             options.append(Option(_parcel_words(state, action), action))
-    if any(isinstance(a, core.BookRoom) for a in legal):
-        options.append(Option("book a Museum room", None))
+    rooms = rooms_for(legal, core.BookRoom)
+    if rooms:
+        options.append(Option(f"book a Museum room ({len(rooms)} open)", None))
     return options
 
 
