@@ -232,7 +232,7 @@ class MykerinosApp(App[None]):
 
     def check_size(self, size: tuple[int, int] | None = None) -> None:
         """Show the too-small message under MIN_SIZE; remove it once there is room."""
-        from tui.screens.dialogs import TooSmallScreen
+        from tui.screens.too_small import TooSmallScreen
 
         width, height = size or self.size
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]

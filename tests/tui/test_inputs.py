@@ -218,8 +218,8 @@ async def test_hjkl_move_the_cursor_only_while_placing(store) -> None:
 
 async def test_too_small_message_comes_and_goes_with_resizes(store) -> None:
     """Shrinking under 80×24 shows the message; enlarging brings the game back intact."""
-    from tui.screens.dialogs import TooSmallScreen
     from tui.screens.game import GameScreen
+    from tui.screens.too_small import TooSmallScreen
 
     session_for(store, _hot3(), seed=7, name="pos")
     app = app_for(store, resume="pos")

@@ -1,4 +1,4 @@
-"""Small modal dialogs: confirm, save as, resume-or-new, and "terminal too small"."""
+"""Small modal dialogs: confirm, save as, resume-or-new."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 
@@ -80,31 +80,3 @@ class ResumeScreen(ModalScreen[str]):
 
     def action_pick(self, choice: str) -> None:
         self.dismiss(choice)
-
-
-class TooSmallScreen(Screen[None]):
-    """Shown instead of a broken layout while the terminal is under the minimum size."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "app.quit", "Quit", show=False)]
-
-    def __init__(self, minimum: tuple[int, int]) -> None:
-        super().__init__()
-        self.minimum = minimum
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="too-small-message")
-
-    def on_mount(self) -> None:
-        self.show_size()
-
-    def on_resize(self) -> None:
-        self.show_size()
-
-    def show_size(self) -> None:
-        width, height = self.app.size
-        min_w, min_h = self.minimum
-        self.query_one(Static).update(
-            f"Terminal too small: {width}×{height}.\n"
-            f"Mykerinos needs at least {min_w}×{min_h}.\n"
-            "Enlarge the window; the game is waiting, nothing is lost."
-        )

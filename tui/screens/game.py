@@ -86,6 +86,7 @@ class GameScreen(Screen[None]):
         self._bots: dict[int, object] = {}
         self._legal_for: core.GameState | None = None
         self._legal: tuple[core.Action, ...] = ()
+        self._usable: list[str] = []
 
     # ---------------------------------------------------------------- layout
 
@@ -134,7 +135,14 @@ class GameScreen(Screen[None]):
         """core.legal_actions of the current state (cached per state)."""
         if self._legal_for is not self.state:
             self._legal_for, self._legal = self.state, core.legal_actions(self.state)
+            self._usable = decisions.usable_keys(self._legal)
         return self._legal
+
+    @property
+    def usable_keys(self) -> list[str]:
+        """The action keys with a legal action behind them (cached with ``legal``)."""
+        _ = self.legal
+        return self._usable
 
     @property
     def human_to_play(self) -> bool:
@@ -210,10 +218,10 @@ class GameScreen(Screen[None]):
             key = str(parameters[0])
             if mode == "variant":
                 return key in ("a", "b")
-            return mode == "choose" and key in decisions.usable_keys(self.legal)
+            return mode == "choose" and key in self.usable_keys
         if action in ("pass_turn", "brown", "neutral_skip"):
             key = {"pass_turn": "p", "brown": "s", "neutral_skip": "x"}[action]
-            return mode == "choose" and key in decisions.usable_keys(self.legal)
+            return mode == "choose" and key in self.usable_keys
         if action == "option":
             return mode == "survey" and int(str(parameters[0])) <= len(
                 decisions.survey_options(self.state, self.legal)
@@ -235,7 +243,7 @@ class GameScreen(Screen[None]):
         usable ones)."""
         key = event.key
         if key in ACTION_KEYS and self.mode == "choose" and (
-            key not in decisions.usable_keys(self.legal)
+            key not in self.usable_keys
         ):
             event.stop()
             self.refuse(decisions.why_not(self.state, key))
