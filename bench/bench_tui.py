@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 PROBE = Path("/work/shared/tools/ttyprobe.py")
 PYTHON = sys.executable
 MYKERINOS = str(Path(PYTHON).parent / "mykerinos")
-RUNS = 5
+RUNS = 9
 MOVES = 50
 SIZE = ["--cols", "80", "--rows", "24", "--env", "PYTHONDONTWRITEBYTECODE="]
 
@@ -76,6 +76,10 @@ def main() -> None:
     h, g = statistics.median(hello_times), statistics.median(game_times)
     print(f"start-up, median of {RUNS}: hello-world {h * 1000:.0f} ms, "
           f"first game frame {g * 1000:.0f} ms, ratio {g / h:.2f} (target <= 1.5)")  # fmt: skip
+    # The machine may be shared: the fastest run of each is the least disturbed one.
+    h, g = min(hello_times), min(game_times)
+    print(f"start-up, fastest of {RUNS}: hello-world {h * 1000:.0f} ms, "
+          f"first game frame {g * 1000:.0f} ms, ratio {g / h:.2f}")  # fmt: skip
 
     steps = ["--wait", "choose an action", "--key", "a", "--wait", "cube 1 of 1"]
     for i in range(MOVES):

@@ -106,8 +106,8 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(RegionView).set_roomy(self.app.size.width >= ROOMY_WIDTH)
-        self._log_history()
         self.render_state()
+        self.call_after_refresh(self._log_history)  # not needed for the first frame
         self.query_one(RegionView).focus()
         self.call_after_refresh(self.next_turn)
 
