@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import tomllib
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 
 CardId = int
 """Index into :data:`CARDS` (0..35)."""
@@ -63,7 +63,8 @@ class Card:
 
 
 def _load() -> tuple[Card, ...]:
-    text = resources.files("core").joinpath("data/cards.toml").read_text(encoding="utf-8")
+    # The file sits beside this module (a plain path: importlib.resources costs start-up time).
+    text = (Path(__file__).parent / "data" / "cards.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     names = [Patron[name.upper()] for name in data["patrons"]]
     if sorted(names) != list(PATRONS):

@@ -76,20 +76,26 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-_SINGLE_CODES: dict[int, list[list[tuple[int, ...]]]] = {
-    kind: [[tuple(kind | s << 4 for s in spaces) for spaces in row] for row in _ROW_SPACES]
-    for kind in (K.EXCAVATE, K.VIOLET_A, K.LEMON_A, K.NEUTRAL_A)
+# _SINGLE_CODES[kind][row * 256 + byte]: the codes of ``kind`` on the spaces of one row,
+# built lazily (tables computed at import would slow the game's start).
+_SINGLE_CODES: dict[int, list[tuple[int, ...] | None]] = {
+    kind: [None] * (MAX_ROWS * 256) for kind in (K.EXCAVATE, K.VIOLET_A, K.LEMON_A, K.NEUTRAL_A)
 }
 
 
 def _singles(kind: int, mask: int, out: list[int]) -> None:
     table = _SINGLE_CODES[kind]
-    row = 0
+    index = 0
     while mask:
-        if mask & 255:
-            out += table[row][mask & 255]
+        byte = mask & 255
+        if byte:
+            codes = table[index | byte]
+            if codes is None:
+                spaces = _ROW_SPACES[index >> 8][byte]
+                codes = table[index | byte] = tuple(kind | s << 4 for s in spaces)
+            out += codes
         mask >>= 8
-        row += 1
+        index += 256
 
 
 # Ordered pairs of adjacent spaces are found a direction at a time: the firsts whose
