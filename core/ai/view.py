@@ -32,7 +32,7 @@ def public_view(state: GameState) -> GameState:
     """
     cards = unseen_cards(state)
     if len(cards) != len(state.deck):
-        # Parcels taken this season leave the region as EMPTY and cannot be told from
-        # discards by position alone; the counts still agree in every state the rules make.
+        # Every state the rules make accounts for each card exactly once; a hand-made or
+        # corrupted one may not, and deciding on a wrong deck size would be silently wrong.
         raise ValueError("the undealt cards cannot be told from the public facts")
     return replace(state, deck=tuple(card * 2 for card in cards))
