@@ -65,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     from tui.app import make_app
 
     app = make_app(args.save_dir, seed=args.seed, resume=args.resume)
+    if app.load_error is not None:
+        # A wrong --resume NAME is a command-line mistake: say so there, start nothing.
+        print(f"mykerinos: {app.load_error}", file=sys.stderr)
+        return 2
     app.run()
     return app.return_code or 0
 

@@ -11,6 +11,7 @@ import contextlib
 import os
 import signal
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,7 +52,8 @@ class MykerinosApp(App[None]):
         self.offer_resume = offer_resume
         self.computer_pause = computer_pause
         self.session: saves.Session | None = None
-        self._load_error: str | None = None
+        self.load_error: str | None = None
+        """Why the game to resume could not be loaded (the command prints it and stops)."""
         if resume is not None:
             self._load_first(resume)
 
@@ -62,7 +64,7 @@ class MykerinosApp(App[None]):
         try:
             self.session = self.store.load(name)
         except saves.SaveError as exc:
-            self._load_error = str(exc)
+            self.load_error = str(exc)
 
     def get_default_screen(self):
         if self.session is not None:
@@ -78,30 +80,32 @@ class MykerinosApp(App[None]):
         self.check_size()
         if self.session is not None:
             return  # the game is the default screen
-        if self._load_error is not None:
-            self.notify(self._load_error, title="Cannot load", severity="error", timeout=10)
+        if self.load_error is not None:
+            self.notify(self.load_error, title="Cannot load", severity="error", timeout=10)
             self.start_new_game()
             return
         latest = self.store.latest_unfinished() if self.offer_resume else None
         if latest is None:
             self.start_new_game()
             return
+        self.offer_to_resume(latest)
+
+    def offer_to_resume(self, latest: saves.SaveSummary) -> None:
+        """The dialog offering the latest unfinished game; loading another one and going
+        back from the list comes back here (never silently to a new game)."""
         from tui.screens.dialogs import ResumeScreen
 
-        self.push_screen(
-            ResumeScreen(latest.title, latest.season),
-            lambda choice: self._resume_choice(choice, latest.name),
-        )
+        def chosen(choice: str | None) -> None:
+            if choice == "resume":
+                self.load_game(latest.name)
+            elif choice == "new":
+                self.start_new_game()
+            elif choice == "load":
+                self.open_load(back=lambda: self.offer_to_resume(latest))
+            else:
+                self.exit()
 
-    def _resume_choice(self, choice: str | None, name: str) -> None:
-        if choice == "resume":
-            self.load_game(name)
-        elif choice == "new":
-            self.start_new_game()
-        elif choice == "load":
-            self.open_load()
-        else:
-            self.exit()
+        self.push_screen(ResumeScreen(latest.title, latest.season), chosen)
 
     def _install_signal_handlers(self) -> None:
         """SIGHUP (SSH dropped) and SIGTERM: save and leave cleanly, inside the event loop."""
@@ -208,12 +212,16 @@ class MykerinosApp(App[None]):
             return
         self.open_game(session)
 
-    def open_load(self) -> None:
+    def open_load(self, back: Callable[[], None] | None = None) -> None:
+        """The list of saved games; going back from it calls ``back`` (the screen it was
+        opened from is under it, so by default nothing is needed unless there is none)."""
         from tui.screens.load import LoadScreen
 
         def chosen(name: str | None) -> None:
             if name:
                 self.load_game(name)
+            elif back is not None:
+                back()
             elif self.session is None:
                 self.start_new_game()
 

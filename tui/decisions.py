@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import core
-from core.museum import room_label
 from core.state import SurveyStep
 from tui import look, placement
 
@@ -55,7 +54,7 @@ def survey_options(state: core.GameState, legal: tuple[core.Action, ...]) -> lis
             options.append(Option(_parcel_words(state, action), action))
     rooms = rooms_for(legal, core.BookRoom)
     if rooms:
-        options.append(Option(f"book a Museum room ({len(rooms)} open)", None))
+        options.append(Option(f"book a room ({len(rooms)} open)", None))
     return options
 
 
@@ -69,25 +68,22 @@ def _parcel_words(state: core.GameState, action: core.TakeParcel | core.NeutralP
 
 
 def survey_prompt(state: core.GameState) -> str:
-    """Who decides what in the survey, in words."""
+    """Who decides what in the survey, in words; short enough for one line of 80 columns
+    with a 12-letter name (the options need the action bar's other line)."""
     step, seat = state.survey_steps[0]
     who = look.seat_name(state, seat)
-    area = f"area {state.survey_area + 1}"
+    area = f"Survey of area {state.survey_area + 1}"
     if step is SurveyStep.PICK_NEUTRAL:
-        return f"Survey of {area}: {who}, choose the parcel the neutral takes (it is discarded)."
+        return f"{area}: {who}, pick the neutral's parcel (discarded)."
     if step is SurveyStep.TAKE:
-        return f"Survey of {area}: {who}, take a parcel."
-    return f"Survey of {area}: {who}, take a parcel or book a Museum room."
+        return f"{area}: {who}, take a parcel."
+    return f"{area}: {who}, take a parcel or book a Museum room."
 
 
 def rooms_for(legal: tuple[core.Action, ...], action_type: type) -> frozenset[int]:
     """The Museum rooms of the legal Brown or BookRoom actions."""
     rooms = (a for a in legal if type(a) is action_type)
     return frozenset(a.room for a in rooms if isinstance(a, core.Brown | core.BookRoom))
-
-
-def room_words(state: core.GameState, room: int) -> str:
-    return f"the {room_label(state.wings, room)} ({core.museum.room_name(room)})"
 
 
 def why_not(state: core.GameState, key: str) -> str:

@@ -87,3 +87,13 @@ def seat_name(state: core.GameState, seat: int) -> str:
         return "the neutral (N)"
     player = state.players[seat]
     return f"{player.name} ({player.colour.letter})"
+
+
+def room_short(wings: tuple[int, ...], room: int) -> str:
+    """A Museum room in a few letters for tight tables: ``Brown 3``, ``Bl/Vi 2`` (a 2-room
+    between two wings), ``Violet 5``; `core.museum.room_label` is the long form."""
+    patrons = [core.Patron(wings[w]).name.title() for w in core.museum.room_wings(room)]
+    points = core.museum.room_points(room)
+    if len(patrons) == 1:
+        return f"{patrons[0]} {points}"
+    return f"{'/'.join(p[:2] for p in patrons)} {points}"

@@ -111,7 +111,7 @@ def refusal(
         try:
             core.apply_action(state, kind.build((*placed, space)))
         except core.IllegalActionError as exc:
-            return _without_notation(str(exc))
+            return exc.reason
     lemon = kind.action_type is core.Lemon
     taken = 0
     for mask in state.cubes:
@@ -133,9 +133,3 @@ def refusal(
     if lemon:
         return "with Lord Lemon exactly one cube goes on a pyramid, and the action must fit"
     return f"from {name} there is no way to finish this action"
-
-
-def _without_notation(message: str) -> str:
-    """core prefixes its reasons with the action's notation ("B c3 c4: ..."); drop it."""
-    _notation, sep, tail = message.partition(": ")
-    return tail if sep and tail else message

@@ -24,7 +24,7 @@ KEYS = """\
   ▲ a pyramid   · a free space   v3 a parcel's cartouche: patron and value
   patrons: v Lady Violet, l Lord Lemon, s Sir Brown, k Mrs. Blackmore,
            t Colonel Tangerine, * no patron (worth 5)
-  cards: ● usable this season  ○ tilted (used)
+  cards: ● untilted (one won in a survey: usable next season)  ○ tilted (used)
   Museum: per wing its 5-room, 3-room and the 2-room shared with the next wing.
 
 [b]In short[/b]

@@ -248,7 +248,7 @@ async def test_a_closed_museum_room_is_refused_with_the_reason(store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         driver = KeyPlayer(app, pilot)
         options = driver.game.query_one("#actions").text
-        number = options.rsplit("book a Museum room", 1)[0].split()[-1]
+        number = options.rsplit("book a room", 1)[0].split()[-1]
         await pilot.press(number)
         museum = driver.game.query_one(MuseumView)
         await driver.cursor_keys(["down"] * ((closed - museum.cursor[0]) % 5)

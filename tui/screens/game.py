@@ -38,6 +38,13 @@ ROOMY_WIDTH = 110
 """From this terminal width on, the region uses wider cells."""
 
 ACTION_KEYS = ("a", "b", "p", "v", "l", "s", "k", "t", "n", "m", "x")
+DROPPABLE_KEYS = frozenset({"kind", "pass_turn", "brown", "neutral_skip", "option"})
+"""Key-bar entries left out first on a narrow terminal: the action bar lists these keys."""
+
+
+def refusal_words(exc: ValueError) -> str:
+    """What a player reads of core's refusal: the reason alone, without the notation."""
+    return getattr(exc, "reason", None) or str(exc)
 
 
 class GameScreen(Screen[None]):
@@ -102,24 +109,35 @@ class GameScreen(Screen[None]):
                 yield PassingView(state, id="passing")
                 yield MuseumView(state, id="museum")
         yield ActionBar(id="actions")
-        yield KeysBar()
+        yield KeysBar(DROPPABLE_KEYS)
 
     def on_mount(self) -> None:
         self.query_one(RegionView).set_roomy(self.app.size.width >= ROOMY_WIDTH)
         self.render_state()
-        self.call_after_refresh(self._log_history)  # not needed for the first frame
+        self.call_after_refresh(self._log_opening)  # not needed for the first frame
         self.query_one(RegionView).focus()
         self.call_after_refresh(self.next_turn)
 
     def _log_history(self, count: int = 30) -> None:
-        """On opening a game, the last actions in words, so a resumed game reads on."""
-        from core.explain import describe_action
-
+        """The log rebuilt from the session's last ``count`` actions, worded as when they
+        were played (core's events, automatic steps included), so it always matches the
+        board: on opening a game, and after undo or redo."""
         states, actions = self.session.states(), self.session.actions
+        self.query_one(LogView).clear()
         for index in range(max(0, len(actions) - count), len(actions)):
-            before = states[index]
-            self.log_line(describe_action(before, actions[index]), before.current)
+            self._log_events(states[index], actions[index])
+
+    def _log_opening(self) -> None:
+        self._log_history()
         self.log_line(f"Game {self.session.name!r}, season {self.state.season}.")
+
+    def _log_events(self, before: core.GameState, action: core.Action) -> None:
+        try:
+            _after, events = core.apply_action_with_events(before, action)
+        except (core.IllegalActionError, core.MalformedActionError):
+            events = []  # the session replayed it already: cannot happen, words are enough
+        for event in events or [core.Event(core.format_action(action), before.current)]:
+            self.log_line(event.text, event.seat)
 
     def on_resize(self) -> None:
         self.query_one(RegionView).set_roomy(self.app.size.width >= ROOMY_WIDTH)
@@ -328,8 +346,8 @@ class GameScreen(Screen[None]):
             return
         placed = (*self.placed, space)
         if len(placed) < kind.cubes:
+            # The cursor stays on the cube just placed: arrows go on from there.
             self.placed, self.message = placed, None
-            self._cursor_to_legal()
             self.render_state()
             return
         self.decide(kind.build(placed))
@@ -350,7 +368,7 @@ class GameScreen(Screen[None]):
         try:
             core.apply_action(self.state, action)  # check first: a refusal changes nothing
         except (core.IllegalActionError, core.MalformedActionError) as exc:
-            self.refuse(str(exc))
+            self.refuse(refusal_words(exc))
             return
         self.apply(action)
 
@@ -365,7 +383,7 @@ class GameScreen(Screen[None]):
             events = []
             self.notify(str(exc), title="Not saved", severity="error", timeout=8)
         except (core.IllegalActionError, core.MalformedActionError) as exc:
-            self.refuse(str(exc))
+            self.refuse(refusal_words(exc))
             return
         for event in events or [core.Event(core.format_action(action), before.current)]:
             self.log_line(event.text, event.seat)
@@ -478,6 +496,7 @@ class GameScreen(Screen[None]):
         self._generation += 1
         self.thinking = False
         self._reset_ui()
+        self._log_history()
         self.log_line(words)
         self.render_state()
         self.next_turn()
@@ -493,7 +512,9 @@ class GameScreen(Screen[None]):
             try:
                 self.session.save_as(name)
             except saves.SaveError as exc:
-                self.notify(str(exc), title="Not saved", severity="error", timeout=8)
+                # saves says "letters" for ASCII letters only: say so (Zoë is refused).
+                words = str(exc).replace("only hold letters", "only hold ASCII letters")
+                self.notify(words, title="Not saved", severity="error", timeout=8)
                 return
             self.notify(f"Saved as {self.session.name!r}.")
 

@@ -37,6 +37,20 @@ def cell(text: str, style: str = "") -> Text:
     return Text(text, style=style, no_wrap=True, overflow="ellipsis")
 
 
+def short_title(summary: saves.SaveSummary) -> str:
+    """The title without the player names the Players column shows: a new game's title
+    is "Ann, Ben, Cleo (02 Jan 2026 03:04)", which becomes "02 Jan 2026 03:04"."""
+    title = summary.title
+    for joiner in (", ", " v "):
+        names = joiner.join(summary.players)
+        if names and title.startswith(names):
+            rest = title[len(names):].strip()
+            if rest.startswith("(") and rest.endswith(")"):
+                rest = rest[1:-1]
+            return rest or title
+    return title
+
+
 def row_of(summary: saves.SaveSummary) -> tuple[Text, ...]:
     """The table cells of one save; a damaged one says so in place of its players."""
     if summary.error is not None:
@@ -44,7 +58,7 @@ def row_of(summary: saves.SaveSummary) -> tuple[Text, ...]:
         return (cell(summary.name), damaged, cell("-"), cell("-"), cell(when(summary)))
     season = "over" if summary.finished else str(summary.season)
     return (
-        cell(summary.title),
+        cell(short_title(summary)),
         cell(", ".join(summary.players)),
         cell(season),
         cell(summary.leader or "-"),

@@ -56,9 +56,10 @@ class NewGameScreen(Screen[None]):
         Binding("enter", "start", "Start"),
         Binding("down", "app.focus_next", "Next field", show=False),
         Binding("up", "app.focus_previous", "Previous field", show=False),
-        Binding("escape", "cancel", "Back"),
+        Binding("escape", "cancel", "Back", show=False),  # its meaning is written on screen
         Binding("question_mark,f1", "help", "Help"),
-        Binding("ctrl+q", "app.quit", "Quit"),
+        # q is typed into a name field when one has focus; Esc and ctrl+q work everywhere.
+        Binding("q,ctrl+q", "quit", "Quit"),
     ]
 
     def __init__(self, seed: int | None = None, can_cancel: bool = False) -> None:
@@ -82,11 +83,11 @@ class NewGameScreen(Screen[None]):
             with Horizontal(classes="field"):
                 yield Static("Seed", classes="label")
                 seed = "" if self.seed is None else str(self.seed)
-                yield Input(seed, placeholder="random", restrict=r"[0-9]*", max_length=9,
-                            compact=True, id="seed")  # fmt: skip
+                yield Input(seed, placeholder="random", max_length=9, compact=True, id="seed")
             yield Static("", id="new-game-error")
             yield Static(
-                "Tab/↑↓ move between fields · ←/→ change · Enter starts the game",
+                "Tab/↑↓ move between fields · ←/→ change · Enter starts the game · "
+                + ("Esc back to the game" if self.can_cancel else "Esc quits"),
                 classes="keys",
             )
         yield KeysBar()
@@ -98,6 +99,14 @@ class NewGameScreen(Screen[None]):
     def on_cycler_changed(self, event: Cycler.Changed) -> None:
         if event.cycler.id == "count":
             self._show_seats()
+        self._clear_error()
+
+    def on_input_changed(self, _event: Input.Changed) -> None:
+        self._clear_error()
+
+    def _clear_error(self) -> None:
+        """A refusal is about the fields as they were: once they change it no longer holds."""
+        self.query_one("#new-game-error", Static).update("")
 
     def _show_seats(self) -> None:
         count = self.player_count
@@ -127,6 +136,8 @@ class NewGameScreen(Screen[None]):
         if len(set(names)) != len(names):
             return "Two players have the same name: give each player a different name."
         text = self.query_one("#seed", Input).value.strip()
+        if text and not (text.isascii() and text.isdigit()):
+            return f"The seed must be a whole number (digits only), not {text!r}, or empty."
         return NewGameChoice(tuple(seats), int(text) if text else None)
 
     def action_start(self) -> None:
@@ -137,13 +148,16 @@ class NewGameScreen(Screen[None]):
             return
         self.post_message(self.Chosen(choice))
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "cancel":
-            return self.can_cancel
-        return True
-
     def action_cancel(self) -> None:
-        self.post_message(self.Chosen(None))
+        """Esc: back to the game in progress, or, without one, quit."""
+        if self.can_cancel:
+            self.post_message(self.Chosen(None))
+        else:
+            self.action_quit()
+
+    def action_quit(self) -> None:
+        """Leave the program: nothing has started, so nothing is lost."""
+        self.app.exit()
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen

@@ -13,7 +13,6 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 import core
-from core.museum import room_name
 from tui import look
 from tui.widgets.keys import KeysBar
 
@@ -57,14 +56,14 @@ class SeasonSummaryScreen(ModalScreen[None]):
         for seat in range(self.now.player_count):
             before, after = self.start.players[seat], self.now.players[seat]
             new_cards = after.cards[len(before.cards):]
-            rooms = [room_name(r) for r in range(15)
+            rooms = [look.room_short(self.now.wings, r) for r in range(15)
                      if self.now.museum[r] == seat and self.start.museum[r] != seat]  # fmt: skip
             table.add_row(
                 _player_cell(self.now, seat),
                 f"+{after.score - before.score}",
                 str(after.score),
                 _cards_words(new_cards),
-                " ".join(rooms) or "–",
+                ", ".join(rooms) or "–",
             )
         return table
 
@@ -96,7 +95,8 @@ class FinalScreen(Screen[None]):
             yield Static(self._verdict(scores), id="verdict")
             yield Static(
                 Text("Exhibition: points = cards × value of the best room held for the "
-                     "patron's wing (the room below; –: none, value 1).", look.DIM)
+                     "patron's wing (the room below: its 5-, 3- or a 2-room beside it; "
+                     "–: none, value 1).", look.DIM)
             )
         yield KeysBar()
 
@@ -124,7 +124,7 @@ class FinalScreen(Screen[None]):
         value = score.room_values[patron]
         cards = points // value if value else 0
         room = score.rooms[patron]
-        where = room_name(room) if room is not None else "–"
+        where = f"{core.museum.room_points(room)}-room" if room is not None else "–"
         return f"{points}={cards}×{value}\n{where}"
 
     def _verdict(self, scores: core.FinalScores) -> Text:

@@ -15,11 +15,20 @@ KEY = Style(bold=True, reverse=True)
 
 
 class KeysBar(Widget):
-    """The shown, enabled bindings of the screen, one entry per action."""
+    """The shown, enabled bindings of the screen, one entry per action.
+
+    When they do not all fit, the entries of the ``droppable`` actions (named without
+    their parameters, e.g. ``kind``) are left out first: the game screen's action keys,
+    which its action bar lists anyway, so that Undo, Help and Quit always show.
+    """
 
     DEFAULT_CSS = """
     KeysBar { height: 1; dock: bottom; background: $panel; }
     """
+
+    def __init__(self, droppable: frozenset[str] = frozenset(), **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.droppable = droppable
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -31,13 +40,20 @@ class KeysBar(Widget):
         self.refresh()
 
     def render(self) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
+        entries: list[tuple[str, Text]] = []
         seen: set[str] = set()
         for active in self.screen.active_bindings.values():
             binding = active.binding
             if not binding.show or not active.enabled or binding.action in seen:
                 continue
             seen.add(binding.action)
-            text.append(f" {self.app.get_key_display(binding)} ", KEY)
-            text.append(f" {binding.description}  ")
+            entry = Text()
+            entry.append(f" {self.app.get_key_display(binding)} ", KEY)
+            entry.append(f" {binding.description}  ")
+            entries.append((binding.action.partition("(")[0], entry))
+        if sum(e.cell_len for _, e in entries) > self.size.width:
+            entries = [(a, e) for a, e in entries if a not in self.droppable]
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for _, entry in entries:
+            text.append_text(entry)
         return text

@@ -1,6 +1,7 @@
 """Player panels: name, letter, score, stock, reserve, and patron cards by patron.
 
-Cards show one mark each: ● usable this season, ○ tilted (spent until the season ends).
+Cards show one mark each: ● untilted (usable; one won in a survey from next season on),
+○ tilted (spent until the season ends).
 """
 
 from __future__ import annotations
