@@ -223,18 +223,25 @@ class RegionView(Widget, can_focus=True):
                 segments.append(Segment("│", look.DIM))
             parcel = (row // 3) * 4 + slot
             segments.append(self._cell(row * WIDTH + 2 * slot))
-            segments.append(self._cartouche(parcel, row % 3 == 1))
+            segments.append(self._cartouche(parcel, row % 3))
             segments.append(self._cell(row * WIDTH + 2 * slot + 1))
         return Strip(segments)
 
-    def _cartouche(self, parcel: int, middle: bool) -> Segment:
+    def _cartouche(self, parcel: int, line: int) -> Segment:
+        """The gap between a parcel's two columns on its ``line`` (0..2): its number on
+        top (P3 in the survey options), its cartouche in the middle. The numbers of the
+        parcels being surveyed are in reverse video, so the area reads without colour."""
         state = self._picture.state
         gap = self.metrics.gap
         face = state.region[parcel] if parcel < len(state.region) else -1
         surveyed = state.survey_area == parcel // 2
         base = look.SURVEYED if surveyed else Style()
-        if not middle or face < 0:
-            fill = "░" if face < 0 and middle else " "
+        if line == 0 and face >= 0:
+            label = f"P{parcel + 1}" if len(f"P{parcel + 1}") <= gap else str(parcel + 1)
+            style = base + (look.SURVEYED_LABEL if surveyed else look.DIM)
+            return Segment(label.rjust(gap) if gap < 3 else label.center(gap), style)
+        if line != 1 or face < 0:
+            fill = "░" if face < 0 and line == 1 else " "
             return Segment(fill * gap, base + look.DIM if face < 0 else base)
         card = core.CARDS[face >> 1]
         style = base + look.patron_style(card.patron)
