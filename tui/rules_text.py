@@ -22,6 +22,7 @@ KEYS = """\
 [b]The board[/b]
   B R G W  the players' cubes (blue, red, green, white)   N the neutral
   ▲ a pyramid   · a free space   v3 a parcel's cartouche: patron and value
+  P3 a parcel's number (in reverse video: the area being surveyed)
   patrons: v Lady Violet, l Lord Lemon, s Sir Brown, k Mrs. Blackmore,
            t Colonel Tangerine, * no patron (worth 5)
   cards: ● untilted (one won in a survey: usable next season)  ○ tilted (used)

@@ -93,7 +93,6 @@ HANG_UP_DEADLOCK = (
 )
 
 
-@pytest.mark.xfail(reason=HANG_UP_DEADLOCK, strict=False)
 def test_real_app_terminal_hang_up_saves_and_exits_cleanly(tmp_path: Path) -> None:
     """Closing the app's terminal (SSH dropped): exit status 0, the save holds everything."""
     app = RunningApp(tmp_path, seed=5)

@@ -86,7 +86,7 @@ class NewGameScreen(Screen[None]):
                 yield Input(seed, placeholder="random", max_length=9, compact=True, id="seed")
             yield Static("", id="new-game-error")
             yield Static(
-                "Tab/↑↓ move between fields · ←/→ change · Enter starts the game · "
+                "Tab/↑↓ fields · ←/→ change · Enter starts · "
                 + ("Esc back to the game" if self.can_cancel else "Esc quits"),
                 classes="keys",
             )
