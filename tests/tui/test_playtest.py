@@ -211,3 +211,20 @@ def test_load_list_title_leaves_the_names_to_the_players_column(store) -> None:
     (summary,) = store.list()
     assert summary.title.startswith("Ann, Ben, Cleo")
     assert short_title(summary) == "02 Jan 2026 03:04"
+
+
+def test_season_summary_names_rooms_in_words() -> None:
+    import random
+
+    from tui.screens.summary import SeasonSummaryScreen
+
+    state = start = core.new_game(players=3, seed=7)
+    rng = random.Random(5)
+    while state.season == 1:
+        state = core.apply_action(state, rng.choice(core.legal_actions(state)))
+    assert any(room >= 0 for room in state.museum)  # rooms were booked this season
+    console = Console(width=76, file=io.StringIO(), record=True)
+    console.print(SeasonSummaryScreen(start, state, 1)._table())
+    table = console.export_text()
+    assert not ROOM_CODE.search(table)
+    assert any(look.room_short(state.wings, r) in table for r in range(15) if state.museum[r] >= 0)

@@ -56,7 +56,7 @@ class NewGameScreen(Screen[None]):
         Binding("enter", "start", "Start"),
         Binding("down", "app.focus_next", "Next field", show=False),
         Binding("up", "app.focus_previous", "Previous field", show=False),
-        Binding("escape", "cancel", "Back", show=False),  # its meaning is written on screen
+        Binding("escape", "cancel", "Back"),  # "Quit" when there is no game to go back to
         Binding("question_mark,f1", "help", "Help"),
         # q is typed into a name field when one has focus; Esc and ctrl+q work everywhere.
         Binding("q,ctrl+q", "quit", "Quit"),
@@ -66,6 +66,10 @@ class NewGameScreen(Screen[None]):
         super().__init__()
         self.seed = seed
         self.can_cancel = can_cancel
+        if not can_cancel:
+            # Esc quits here: say so in the keys bar, which also shows it while a text field
+            # has focus (q is then typed, and Textual keeps ctrl+q for itself, unshown).
+            self._bindings.key_to_bindings["escape"] = [Binding("escape", "cancel", "Quit")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="new-game"):
