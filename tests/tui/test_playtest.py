@@ -231,3 +231,13 @@ def test_season_summary_names_rooms_in_words() -> None:
     table = console.export_text()
     assert not ROOM_CODE.search(table)
     assert any(look.room_short(state.wings, r) in table for r in range(15) if state.museum[r] >= 0)
+
+
+async def test_save_as_says_which_letters_a_name_may_hold(store) -> None:
+    session_for(store, HOT_SEAT_3, seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+s", "ctrl+a", "ctrl+k", *"Zoë", "enter")
+        await pilot.pause()
+        said = " ".join(str(n.message) for n in app._notifications)
+        assert "ASCII letters" in said and app.screen.session.name == "pos"
