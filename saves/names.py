@@ -31,7 +31,7 @@ def check_name(name: object) -> str:
         )
     if not _NAME.fullmatch(name) or name != name.strip():
         raise SaveError(
-            f"The save name {name!r} may only hold letters, digits, spaces, '_' and '-'."
+            f"The save name {name!r} may only hold ASCII letters, digits, spaces, '_' and '-'."
         )
     return name
 

@@ -86,13 +86,6 @@ def _take_terminal() -> None:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-HANG_UP_DEADLOCK = (
-    "MykerinosApp.hang_up calls app.exit(); on a hung-up terminal Textual's shutdown often "
-    "blocks for ever in WriterThread.stop (seen 7 times in 8). Saving then os._exit(0) on "
-    "SIGHUP exits cleanly 8 times in 8. Remove this mark once tui/app.py does that."
-)
-
-
 def test_real_app_terminal_hang_up_saves_and_exits_cleanly(tmp_path: Path) -> None:
     """Closing the app's terminal (SSH dropped): exit status 0, the save holds everything."""
     app = RunningApp(tmp_path, seed=5)

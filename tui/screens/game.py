@@ -512,9 +512,7 @@ class GameScreen(Screen[None]):
             try:
                 self.session.save_as(name)
             except saves.SaveError as exc:
-                # saves says "letters" for ASCII letters only: say so (Zoë is refused).
-                words = str(exc).replace("only hold letters", "only hold ASCII letters")
-                self.notify(words, title="Not saved", severity="error", timeout=8)
+                self.notify(str(exc), title="Not saved", severity="error", timeout=8)
                 return
             self.notify(f"Saved as {self.session.name!r}.")
 
