@@ -45,6 +45,8 @@ CURSOR = Style(reverse=True)
 LEGAL = Style(bold=True, underline=True, bgcolor="#204020")
 PLACED = Style(bold=True, italic=True, underline=True)
 SURVEYED = Style(bgcolor="#303048")
+RECENT = Style(bold=True, underline=True)
+"""Cubes the computer has just placed, shown {R} until the next decision."""
 SURVEYED_LABEL = Style(bold=True, reverse=True)
 """The parcel numbers of the area being surveyed: seen without colour (NO_COLOR)."""
 

@@ -37,3 +37,53 @@ async def test_three_computer_seats_play_to_the_final_scores(store) -> None:
     saved = store.load("bots")
     assert core.is_over(saved.state)
     assert len(saved.actions) > 100
+
+
+async def _until_human(app, pilot, game) -> None:
+    for _ in range(200):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if game.human_to_play:
+            return
+    raise AssertionError("the computers never handed back")
+
+
+async def test_the_computers_cubes_stay_marked_until_the_human_decides(store) -> None:
+    """After the computers' replies, every cube they placed since the human's last decision
+    is drawn {R}; the human's own move clears the marks."""
+    seats = [saves.SeatConfig("Ann", core.Colour.BLUE, "human"), *BOTS[1:]]
+    session = session_for(store, seats, seed=5, name="marks")
+    first = session.state
+    app = app_for(store, resume="marks", computer_pause=0.5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = app.screen
+        await _until_human(app, pilot, game)
+        placed = 0
+        for old, new in zip(first.cubes, game.state.cubes, strict=True):
+            placed |= new & ~old
+        assert placed, "the computers placed no cube before Ann's turn (choose another seed)"
+        assert game.recent == frozenset(core.region.spaces_of(placed))
+        assert "{" in "".join(game.query_one("#region").render_line(y).text for y in range(8))
+        await pilot.press("p")  # Ann passes: her decision clears the marks at once
+        assert game.recent == frozenset()
+
+
+async def test_the_hint_key_names_a_legal_move_without_playing_it(store) -> None:
+    seats = [saves.SeatConfig("Ann", core.Colour.BLUE, "human"), *BOTS[1:]]
+    session_for(store, seats, seed=5, name="hint")
+    app = app_for(store, resume="hint")
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = app.screen
+        await _until_human(app, pilot, game)
+        before = list(game.session.actions)
+        await pilot.press("slash")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        text = game.query_one("#actions").text
+        assert "Hint: " in text
+        hinted = text.split("Hint: ", 1)[1].strip()
+        from core.explain import describe_action
+
+        described = [describe_action(game.state, a) for a in game.legal]
+        assert any(d.endswith(hinted) for d in described), hinted
+        assert game.session.actions == before, "a hint must not play the move"

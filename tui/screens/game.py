@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 import core
-from core.region import WIDTH
+from core.region import WIDTH, spaces_of
 from tui import decisions, look, placement, prompts
 from tui.widgets.actionbar import ActionBar, StatusLine
 from tui.widgets.keys import KeysBar
@@ -71,6 +71,7 @@ class GameScreen(Screen[None]):
         Binding("ctrl+s", "save_as", "Save as"),
         Binding("o", "load", "Load…", show=False),
         Binding("f", "final", "Scores"),
+        Binding("slash", "hint", "Hint"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
     ]  # fmt: skip
@@ -88,6 +89,8 @@ class GameScreen(Screen[None]):
         """core.Brown or core.BookRoom while the Museum cursor is choosing a room."""
         self.message: Text | None = None
         self.thinking = False
+        self.recent: frozenset[int] = frozenset()
+        """Spaces of the cubes the last computer move placed, highlighted until the next one."""
         self._generation = 0
         self._skip = threading.Event()
         self._bots: dict[int, object] = {}
@@ -195,7 +198,9 @@ class GameScreen(Screen[None]):
         if mode == "place" and self.kind is not None:
             legal_spaces = frozenset(placement.next_spaces(self.legal, self.kind, self.placed))
         region = self.query_one(RegionView)
-        region.picture = RegionPicture(state, legal_spaces, self.placed, mode == "place")
+        region.picture = RegionPicture(
+            state, legal_spaces, self.placed, mode == "place", self.recent
+        )
         rooms: frozenset[int] = frozenset()
         if mode == "room" and self.room_type is not None:
             rooms = decisions.rooms_for(self.legal, self.room_type)
@@ -254,15 +259,15 @@ class GameScreen(Screen[None]):
             return mode != "computer" and self.session.can_redo()
         if action == "final":
             return mode == "over"
+        if action == "hint":
+            return mode in ("choose", "survey")
         return True
 
     def on_key(self, event) -> None:
         """An action key that leads to nothing legal now says why (the bindings handle the
         usable ones)."""
         key = event.key
-        if key in ACTION_KEYS and self.mode == "choose" and (
-            key not in self.usable_keys
-        ):
+        if key in ACTION_KEYS and self.mode == "choose" and (key not in self.usable_keys):
             event.stop()
             self.refuse(decisions.why_not(self.state, key))
 
@@ -293,6 +298,7 @@ class GameScreen(Screen[None]):
         region = self.query_one(RegionView)
         if spaces and region.cursor not in spaces:
             row, col = divmod(region.cursor, WIDTH)
+
             def distance(s: int) -> tuple[int, int]:
                 return abs(s // WIDTH - row) + abs(s % WIDTH - col), s
 
@@ -388,6 +394,14 @@ class GameScreen(Screen[None]):
         for event in events or [core.Event(core.format_action(action), before.current)]:
             self.log_line(event.text, event.seat)
         self._reset_ui()
+        # The computers' cubes since the last human decision stay marked, so a human
+        # sees every reply, not just the last one.
+        if self.session.is_computer(before.current):
+            self.recent = _new_cubes(before, self.state) | (
+                self.recent if self.state.season == before.season else frozenset()
+            )
+        else:
+            self.recent = frozenset()
         self.render_state()
         if self.state.season != before.season or core.is_over(self.state):
             self.show_summary(before)
@@ -495,6 +509,7 @@ class GameScreen(Screen[None]):
     def _after_history(self, words: str) -> None:
         self._generation += 1
         self.thinking = False
+        self.recent = frozenset()
         self._reset_ui()
         self._log_history()
         self.log_line(words)
@@ -518,6 +533,26 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(SaveAsScreen(self.session.name), save)
 
+    def action_hint(self) -> None:
+        """What the hard computer player would do here, without playing it (in a thread)."""
+        self.message = Text("Hint: thinking…", look.DIM)
+        self.render_state()
+        self._find_hint(self.state, self._generation)
+
+    @work(thread=True, group="hint", exclusive=True)
+    def _find_hint(self, state: core.GameState, generation: int) -> None:
+        from core.ai import hint
+        from core.explain import describe_action
+
+        action = hint(state, seed=self.session.seed)
+        words = "Hint: " + describe_action(state, action).split(" ", 1)[1]
+        self.app.call_from_thread(self._show_hint, state, generation, words)
+
+    def _show_hint(self, state: core.GameState, generation: int, words: str) -> None:
+        if state is self.state and generation == self._generation:
+            self.message = Text(words, look.RECENT)
+            self.render_state()
+
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen
 
@@ -533,3 +568,13 @@ class GameScreen(Screen[None]):
 
         saved = "" if self.session.unsaved else f" The game is saved as {self.session.name!r}."
         self.app.push_screen(ConfirmScreen(f"Quit the game?{saved}"), leave)
+
+
+def _new_cubes(before: core.GameState, after: core.GameState) -> frozenset[int]:
+    """Spaces holding a cube in ``after`` that were empty in ``before`` (same season)."""
+    if after.season != before.season or len(after.cubes) != len(before.cubes):
+        return frozenset()
+    new = 0
+    for old, now in zip(before.cubes, after.cubes, strict=True):
+        new |= now & ~old
+    return frozenset(spaces_of(new))

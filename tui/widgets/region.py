@@ -35,6 +35,8 @@ class RegionPicture:
     legal: frozenset[Space] = frozenset()
     placed: tuple[Space, ...] = ()
     placing: bool = False
+    recent: frozenset[Space] = frozenset()
+    """Cubes a computer player has just placed (shown ``{R}``, bold and underlined)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +268,9 @@ class RegionView(Widget, can_focus=True):
         elif space in picture.legal:
             style = style + look.LEGAL
             left, right = "[", "]"
+        elif space in picture.recent:
+            style = style + look.RECENT
+            left, right = "{", "}"
         if state.survey_area >= 0 and _area(space) == state.survey_area:
             style = look.SURVEYED + style
         if space == self.cursor and self.has_focus_within_screen:
