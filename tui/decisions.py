@@ -109,6 +109,6 @@ def why_not(state: core.GameState, key: str) -> str:
         if player.stock < 2:
             return "extending needs 2 cubes in your stock"
         if not state.cubes[state.current]:
-            return "you have no cube on the region to extend from: start one with a"
+            return "you have no cube on the region to extend from: start one first (a)"
         return "there is no free space next to your cubes"
     return "that action is not possible now"
