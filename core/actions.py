@@ -23,6 +23,7 @@ from typing import Any, Final, cast
 
 import msgspec
 
+from core.cards import Patron
 from core.errors import MalformedActionError
 from core.museum import ROOMS, parse_room, room_name
 from core.region import SPACES, parse_space, space_name
@@ -145,6 +146,20 @@ NEUTRAL_SKIP: Final = 12
 TAKE: Final = 13
 BOOK: Final = 14
 NEUTRAL_PARCEL: Final = 15
+
+
+PLACED_COUNT: dict[int, int] = {
+    EXCAVATE: 1, EXTEND: 2, VIOLET_A: 1, VIOLET_B: 2, LEMON_A: 1, LEMON_B: 2,
+    BLACKMORE: 2, TANGERINE: 3, NEUTRAL_A: 1, NEUTRAL_B: 2,
+}  # fmt: skip
+"""How many cubes each placing kind puts on the region (in code fields a, b, c)."""
+
+KIND_PATRON: dict[int, Patron] = {
+    VIOLET_A: Patron.VIOLET, VIOLET_B: Patron.VIOLET, LEMON_A: Patron.LEMON,
+    LEMON_B: Patron.LEMON, BROWN: Patron.BROWN, BLACKMORE: Patron.BLACKMORE,
+    TANGERINE: Patron.TANGERINE,
+}  # fmt: skip
+"""The patron whose card an action kind turns."""
 
 
 def code(kind: int, a: int = 0, b: int = 0, c: int = 0) -> int:

@@ -9,27 +9,16 @@ from itertools import pairwise
 
 from core import actions as K
 from core.actions import Action, to_code
-from core.cards import CARDS, Patron
+from core.cards import CARDS
 from core.errors import IllegalActionError
 from core.moves import free_pyramids, occupied, parcels_left, usable_patrons
 from core.museum import WINGS, room_label
 from core.region import NEIGHBOURS, board_mask, neighbours, space_name
 from core.state import EMPTY, GameState, Phase, SurveyStep
 
-_PLACE_COUNT = {
-    K.EXCAVATE: 1, K.EXTEND: 2, K.VIOLET_A: 1, K.VIOLET_B: 2, K.LEMON_A: 1, K.LEMON_B: 2,
-    K.BLACKMORE: 2, K.TANGERINE: 3, K.NEUTRAL_A: 1, K.NEUTRAL_B: 2,
-}  # fmt: skip
-
-_PATRON = {
-    K.VIOLET_A: Patron.VIOLET, K.VIOLET_B: Patron.VIOLET, K.LEMON_A: Patron.LEMON,
-    K.LEMON_B: Patron.LEMON, K.BROWN: Patron.BROWN, K.BLACKMORE: Patron.BLACKMORE,
-    K.TANGERINE: Patron.TANGERINE,
-}  # fmt: skip
-
 
 def _spaces(action_code: int) -> list[int]:
-    count = _PLACE_COUNT.get(action_code & 15, 0)
+    count = K.PLACED_COUNT.get(action_code & 15, 0)
     return [action_code >> shift & 127 for shift in (4, 11, 18)[:count]]
 
 
@@ -97,7 +86,7 @@ def _reason(state: GameState, action_code: int) -> str:
     player = state.players[state.current]
     if player.stock == 0 and kind != K.PASS:
         return "your stock is empty: you can only pass"
-    patron = _PATRON.get(kind)
+    patron = K.KIND_PATRON.get(kind)
     if patron is not None and patron not in usable_patrons(player):
         return f"you have no untilted {patron.title} card"
     if kind == K.BROWN:

@@ -16,10 +16,12 @@ from core.region import (
     COL_H,
     MAX_ROWS,
     NEIGHBOURS,
+    ROW_SPACES,
     WIDTH,
     area_parcels,
     board_mask,
     neighbours,
+    spaces_of,
 )
 from core.state import EMPTY, GameState, Phase, PlayerState, Seat, SurveyStep
 
@@ -55,25 +57,7 @@ def usable_patrons(player: PlayerState) -> set[Patron]:
     }
 
 
-# Each row of the region is one byte of a mask (WIDTH == 8), so a mask is turned into
-# spaces or action codes a row at a time through tables instead of bit by bit.
-_ROWS = range(MAX_ROWS)
 _BOARD = {count: board_mask(count) for count in (0, 8, 12)}
-_ROW_SPACES = [
-    [tuple(r * WIDTH + i for i in range(8) if v >> i & 1) for v in range(256)] for r in _ROWS
-]
-
-
-def bits(mask: int) -> list[int]:
-    """The spaces of ``mask`` in increasing order."""
-    out: list[int] = []
-    row = 0
-    while mask:
-        if mask & 255:
-            out += _ROW_SPACES[row][mask & 255]
-        mask >>= 8
-        row += 1
-    return out
 
 
 # _SINGLE_CODES[kind][row * 256 + byte]: the codes of ``kind`` on the spaces of one row,
@@ -91,7 +75,7 @@ def _singles(kind: int, mask: int, out: list[int]) -> None:
         if byte:
             codes = table[index | byte]
             if codes is None:
-                spaces = _ROW_SPACES[index >> 8][byte]
+                spaces = ROW_SPACES[index >> 8][byte]
                 codes = table[index | byte] = tuple(kind | s << 4 for s in spaces)
             out += codes
         mask >>= 8
@@ -112,7 +96,7 @@ def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
     """Append the codes of ``kind`` for every ``first`` in ``firsts`` and ``second`` in
     ``seconds`` next to it."""
     if firsts.bit_count() <= 12:  # few firsts: one neighbour lookup each is quicker
-        for a in bits(firsts):
+        for a in spaces_of(firsts):
             near = NEIGHBOURS[a] & seconds
             if near:
                 head = kind | a << 4
@@ -144,7 +128,7 @@ def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
 
 def _pair_codes(kind: int, direction: int, row: int, byte: int) -> tuple[int, ...]:
     offset = _OFFSETS[direction]
-    return tuple(kind | a << 4 | (a + offset) << 11 for a in _ROW_SPACES[row][byte])
+    return tuple(kind | a << 4 | (a + offset) << 11 for a in ROW_SPACES[row][byte])
 
 
 def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
@@ -161,7 +145,7 @@ _CHAIN_CODES: list[dict[int, tuple[int, ...]]] = [{} for _ in _REACH2]
 
 def _chains(firsts: int, free: int, out: list[int]) -> None:
     """Colonel Tangerine: three free spaces in a chain, the first in ``firsts``."""
-    for a in bits(firsts):
+    for a in spaces_of(firsts):
         pattern = free & _REACH2[a]
         try:
             out += _CHAIN_CODES[a][pattern]
@@ -173,8 +157,8 @@ def _chain_codes(a: int, free: int) -> tuple[int, ...]:
     rest = free & ~(1 << a)
     codes = tuple(
         K.TANGERINE | a << 4 | b << 11 | c << 18
-        for b in bits(NEIGHBOURS[a] & free)
-        for c in bits(NEIGHBOURS[b] & rest)
+        for b in spaces_of(NEIGHBOURS[a] & free)
+        for c in spaces_of(NEIGHBOURS[b] & rest)
     )
     _CHAIN_CODES[a][free] = codes
     return codes
@@ -186,7 +170,7 @@ _TAILS: dict[int, dict[int, tuple[int, ...]]] = {}
 
 
 def _tails(head: int, shift: int, mask: int) -> tuple[int, ...]:
-    codes = tuple(head | s << shift for s in bits(mask))
+    codes = tuple(head | s << shift for s in spaces_of(mask))
     _TAILS.setdefault(head, {})[mask] = codes
     return codes
 

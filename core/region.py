@@ -113,13 +113,23 @@ def pyramid_mask(faces: tuple[Face, ...]) -> int:
     return mask
 
 
+# Each row of the region is one byte of a mask (WIDTH == 8): masks are read a row at a
+# time through this table rather than bit by bit. ROW_SPACES[row][byte]: those spaces.
+ROW_SPACES: tuple[tuple[tuple[Space, ...], ...], ...] = tuple(
+    tuple(tuple(r * WIDTH + i for i in range(WIDTH) if v >> i & 1) for v in range(256))
+    for r in range(MAX_ROWS)
+)
+
+
 def spaces_of(mask: int) -> list[Space]:
     """The spaces of a mask, in increasing order."""
-    out = []
+    out: list[Space] = []
+    row = 0
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+        if mask & 255:
+            out += ROW_SPACES[row][mask & 255]
+        mask >>= 8
+        row += 1
     return out
 
 

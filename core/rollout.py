@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 
 from core import actions as K
-from core.moves import bits, legal_codes
-from core.region import NEIGHBOURS, board_mask, neighbours
+from core.moves import legal_codes
+from core.region import NEIGHBOURS, board_mask, neighbours, spaces_of
 from core.rules import apply_code
 from core.state import GameState, Phase
 
@@ -22,7 +22,7 @@ _BOARDS = {count: board_mask(count) for count in (8, 12)}
 
 def _random_space(mask: int, rng: random.Random) -> int:
     """A uniformly random space of a non-empty ``mask``."""
-    spaces = bits(mask)
+    spaces = spaces_of(mask)
     return spaces[int(rng.random() * len(spaces))]
 
 

@@ -183,19 +183,9 @@ def apply_code(state: GameState, action_code: int, events: Events = None) -> Gam
     return _survey_choice(state, seat, action_code, events)
 
 
-_PLACEMENT_PATRON = {
-    K.VIOLET_A: Patron.VIOLET,
-    K.VIOLET_B: Patron.VIOLET,
-    K.LEMON_A: Patron.LEMON,
-    K.LEMON_B: Patron.LEMON,
-    K.BLACKMORE: Patron.BLACKMORE,
-    K.TANGERINE: Patron.TANGERINE,
-}
-
-
 def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
     kind = action_code & 15
-    patron = _PLACEMENT_PATRON.get(kind)
+    patron = K.KIND_PATRON.get(kind)  # Brown never comes here: apply_code handles it
     if patron is not None:
         state = _tilt(state, seat, patron)
         if patron is Patron.VIOLET:
@@ -208,16 +198,10 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
     return _end_turn(state, seat, events)
 
 
-_PLACED_COUNT = {
-    K.EXCAVATE: 1, K.EXTEND: 2, K.VIOLET_A: 1, K.VIOLET_B: 2, K.LEMON_A: 1, K.LEMON_B: 2,
-    K.BLACKMORE: 2, K.TANGERINE: 3, K.NEUTRAL_A: 1, K.NEUTRAL_B: 2,
-}  # fmt: skip
-
-
 def _place(state: GameState, holder: int, action_code: int, seat: Seat) -> GameState:
     """Put the action's cubes on the region for ``holder`` (a seat or the neutral's index),
     taking them from ``seat``'s stock (its neutral cubes for the neutral)."""
-    count = _PLACED_COUNT[action_code & 15]
+    count = K.PLACED_COUNT[action_code & 15]
     mask = 1 << (action_code >> 4 & 127)
     if count >= 2:
         mask |= 1 << (action_code >> 11 & 127)
