@@ -49,21 +49,39 @@ def free_pyramids(state: GameState) -> int:
 
 def usable_patrons(player: PlayerState) -> set[Patron]:
     """Patrons of which the player has an untilted card."""
-    tilted = player.tilted
-    return {
-        patron
-        for card in player.cards
-        if (patron := _PATRON_OF[card]) is not None and card not in tilted
-    }
+    bits = _usable_bits(player.cards, player.tilted)
+    return {patron for patron in Patron if bits >> patron & 1}
+
+
+# Bit ``p`` set: an untilted card of patron ``p``; per (cards, tilted), which change only
+# in the survey and when a card is turned. (Enum members hash in Python: bits are quicker.)
+_USABLE: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+_VIOLET, _LEMON, _BROWN, _BLACKMORE, _TANGERINE = (1 << patron for patron in Patron)
+
+
+def _usable_bits(cards: tuple[int, ...], tilted: tuple[int, ...]) -> int:
+    key = (cards, tilted)
+    bits = _USABLE.get(key)
+    if bits is None:
+        if len(_USABLE) >= 100_000:
+            _USABLE.clear()
+        bits = 0
+        for card in cards:
+            patron = _PATRON_OF[card]
+            if patron is not None and card not in tilted:
+                bits |= 1 << patron
+        _USABLE[key] = bits
+    return bits
 
 
 _BOARD = {count: board_mask(count) for count in (0, 8, 12)}
 
 
-# _SINGLE_CODES[kind][row * 256 + byte]: the codes of ``kind`` on the spaces of one row,
-# built lazily (tables computed at import would slow the game's start).
-_SINGLE_CODES: dict[int, list[tuple[int, ...] | None]] = {
-    kind: [None] * (MAX_ROWS * 256) for kind in (K.EXCAVATE, K.VIOLET_A, K.LEMON_A, K.NEUTRAL_A)
+# _SINGLE_CODES[kind][n << 16 | bits]: the codes of ``kind`` on the spaces of the 16-bit
+# chunk ``n`` of a mask (two rows), built as they are first needed (tables computed at
+# import would slow the game's start). Two rows a step halves the loop of a whole region.
+_SINGLE_CODES: dict[int, dict[int, tuple[int, ...]]] = {
+    kind: {} for kind in (K.EXCAVATE, K.VIOLET_A, K.LEMON_A, K.NEUTRAL_A)
 }
 
 
@@ -71,15 +89,21 @@ def _singles(kind: int, mask: int, out: list[int]) -> None:
     table = _SINGLE_CODES[kind]
     index = 0
     while mask:
-        byte = mask & 255
-        if byte:
-            codes = table[index | byte]
-            if codes is None:
-                spaces = ROW_SPACES[index >> 8][byte]
-                codes = table[index | byte] = tuple(kind | s << 4 for s in spaces)
-            out += codes
-        mask >>= 8
-        index += 256
+        chunk = mask & 0xFFFF
+        if chunk:
+            try:
+                out += table[index | chunk]
+            except KeyError:
+                out += _single_codes(kind, index | chunk)
+        mask >>= 16
+        index += 0x10000
+
+
+def _single_codes(kind: int, key: int) -> tuple[int, ...]:
+    base = (key >> 16) * 16
+    codes = tuple(kind | (base + s) << 4 for s in spaces_of(key & 0xFFFF))
+    _SINGLE_CODES[kind][key] = codes
+    return codes
 
 
 # Ordered pairs of adjacent spaces are found a direction at a time: the firsts whose
@@ -206,24 +230,24 @@ def _excavation_codes(state: GameState) -> list[int]:
     out.append(K.PASS)
     if not player.cards:
         return out
-    patrons = usable_patrons(player)
-    if Patron.VIOLET in patrons and player.reserve:
+    patrons = _usable_bits(player.cards, player.tilted)
+    if patrons & _VIOLET and player.reserve:
         # Lady Violet, then A or B: the placements of A and B (B too with 1 cube in stock,
         # since she brings one), as Violet codes.
         violet = out[:placements]
         if stock < 2:
             _pairs(K.EXTEND, frontier, free, violet)
         out += map(_TO_VIOLET.__add__, violet)
-    if Patron.LEMON in patrons:
+    if patrons & _LEMON:
         pyramids = state.pyramids & ~taken
         _singles(K.LEMON_A, pyramids, out)
         if stock >= 2:
             _lemon_pairs(near, free, pyramids, out)
-    if Patron.BROWN in patrons:
-        out.extend(K.BROWN | room << 4 for room in open_rooms(state.museum, seat))
-    if Patron.BLACKMORE in patrons and stock >= 2:
+    if patrons & _BROWN:
+        out += _room_codes(K.BROWN, state.museum, seat)
+    if patrons & _BLACKMORE and stock >= 2:
         _pairs(K.BLACKMORE, free, free, out)
-    if Patron.TANGERINE in patrons and stock >= 3:
+    if patrons & _TANGERINE and stock >= 3:
         _chains(frontier, free, out)
     return out
 
@@ -255,13 +279,28 @@ def parcels_left(state: GameState) -> list[int]:
 
 def survey_codes(state: GameState, step: SurveyStep, seat: Seat) -> list[int]:
     """The options of one survey step (possibly none: the player then gets nothing)."""
-    parcels = parcels_left(state)
-    if step is SurveyStep.PICK_NEUTRAL:
-        return [K.NEUTRAL_PARCEL | p << 4 for p in parcels]
-    out = [K.TAKE | p << 4 for p in parcels]
+    first = 2 * state.survey_area
+    region = state.region
+    kind = K.NEUTRAL_PARCEL if step is SurveyStep.PICK_NEUTRAL else K.TAKE
+    out = [kind | p << 4 for p in (first, first + 1) if region[p] >= 0]
     if step is SurveyStep.CHOOSE and state.players[seat].reserve:
-        out += [K.BOOK | room << 4 for room in open_rooms(state.museum, seat)]
+        out += _room_codes(K.BOOK, state.museum, seat)
     return out
+
+
+# The codes of Brown's and the survey's Museum bookings, per (kind, museum, seat): the
+# Museum changes a few times a season, so most look-ups hit. Cleared when it grows large.
+_ROOM_CODES: dict[tuple[int, tuple[Seat, ...], Seat], tuple[int, ...]] = {}
+
+
+def _room_codes(kind: int, museum: tuple[Seat, ...], seat: Seat) -> tuple[int, ...]:
+    key = (kind, museum, seat)
+    codes = _ROOM_CODES.get(key)
+    if codes is None:
+        if len(_ROOM_CODES) >= 100_000:
+            _ROOM_CODES.clear()
+        codes = _ROOM_CODES[key] = tuple(kind | room << 4 for room in open_rooms(museum, seat))
+    return codes
 
 
 def area_counts(state: GameState, area: int) -> list[int]:
