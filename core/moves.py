@@ -77,11 +77,10 @@ def _usable_bits(cards: tuple[int, ...], tilted: tuple[int, ...]) -> int:
 _BOARD = {count: board_mask(count) for count in (0, 8, 12)}
 
 
-# _SINGLE_CODES[kind][n << 16 | bits]: the codes of ``kind`` on the spaces of the 16-bit
-# chunk ``n`` of a mask (two rows), built as they are first needed (tables computed at
-# import would slow the game's start). Two rows a step halves the loop of a whole region.
-_SINGLE_CODES: dict[int, dict[int, tuple[int, ...]]] = {
-    kind: {} for kind in (K.EXCAVATE, K.VIOLET_A, K.LEMON_A, K.NEUTRAL_A)
+# _SINGLE_CODES[kind][row * 256 + byte]: the codes of ``kind`` on the spaces of one row,
+# built lazily (tables computed at import would slow the game's start).
+_SINGLE_CODES: dict[int, list[tuple[int, ...] | None]] = {
+    kind: [None] * (MAX_ROWS * 256) for kind in (K.EXCAVATE, K.VIOLET_A, K.LEMON_A, K.NEUTRAL_A)
 }
 
 
@@ -89,21 +88,15 @@ def _singles(kind: int, mask: int, out: list[int]) -> None:
     table = _SINGLE_CODES[kind]
     index = 0
     while mask:
-        chunk = mask & 0xFFFF
-        if chunk:
-            try:
-                out += table[index | chunk]
-            except KeyError:
-                out += _single_codes(kind, index | chunk)
-        mask >>= 16
-        index += 0x10000
-
-
-def _single_codes(kind: int, key: int) -> tuple[int, ...]:
-    base = (key >> 16) * 16
-    codes = tuple(kind | (base + s) << 4 for s in spaces_of(key & 0xFFFF))
-    _SINGLE_CODES[kind][key] = codes
-    return codes
+        byte = mask & 255
+        if byte:
+            codes = table[index | byte]
+            if codes is None:
+                spaces = ROW_SPACES[index >> 8][byte]
+                codes = table[index | byte] = tuple(kind | s << 4 for s in spaces)
+            out += codes
+        mask >>= 8
+        index += 256
 
 
 # Ordered pairs of adjacent spaces are found a direction at a time: the firsts whose
@@ -120,14 +113,18 @@ def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
     """Append the codes of ``kind`` for every ``first`` in ``firsts`` and ``second`` in
     ``seconds`` next to it."""
     if firsts.bit_count() <= 12:  # few firsts: one neighbour lookup each is quicker
-        for a in spaces_of(firsts):
-            near = NEIGHBOURS[a] & seconds
-            if near:
-                head = kind | a << 4
-                try:
-                    out += _TAILS[head][near]
-                except KeyError:
-                    out += _tails(head, 11, near)
+        row_spaces = iter(ROW_SPACES)
+        while firsts:
+            spaces = next(row_spaces)[firsts & 255]
+            firsts >>= 8
+            for a in spaces:
+                near = NEIGHBOURS[a] & seconds
+                if near:
+                    head = kind | a << 4
+                    try:
+                        out += _TAILS[head][near]
+                    except KeyError:
+                        out += _tails(head, 11, near)
         return
     tables = _PAIR_TABLES[kind]
     starts_by_direction = (
@@ -161,31 +158,19 @@ def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
     _pairs(K.LEMON_B, firsts & pyramids, free, out)
 
 
-# Spaces within two steps of each space: a Tangerine chain from ``a`` depends only on
-# which of them are free, so its codes are memoised per (a, that pattern).
-_REACH2 = tuple(NEIGHBOURS[a] | neighbours(NEIGHBOURS[a]) for a in range(len(NEIGHBOURS)))
-_CHAIN_CODES: list[dict[int, tuple[int, ...]]] = [{} for _ in _REACH2]
-
-
 def _chains(firsts: int, free: int, out: list[int]) -> None:
     """Colonel Tangerine: three free spaces in a chain, the first in ``firsts``."""
     for a in spaces_of(firsts):
-        pattern = free & _REACH2[a]
-        try:
-            out += _CHAIN_CODES[a][pattern]
-        except KeyError:
-            out += _chain_codes(a, pattern)
-
-
-def _chain_codes(a: int, free: int) -> tuple[int, ...]:
-    rest = free & ~(1 << a)
-    codes = tuple(
-        K.TANGERINE | a << 4 | b << 11 | c << 18
-        for b in spaces_of(NEIGHBOURS[a] & free)
-        for c in spaces_of(NEIGHBOURS[b] & rest)
-    )
-    _CHAIN_CODES[a][free] = codes
-    return codes
+        head = K.TANGERINE | a << 4
+        rest = free & ~(1 << a)
+        for b in spaces_of(NEIGHBOURS[a] & free):
+            near = NEIGHBOURS[b] & rest
+            if near:
+                head_b = head | b << 11
+                try:
+                    out += _TAILS[head_b][near]
+                except KeyError:
+                    out += _tails(head_b, 18, near)
 
 
 # _TAILS[head][mask]: the codes ``head | s << shift`` for each space ``s`` of ``mask``,

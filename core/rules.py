@@ -175,7 +175,7 @@ def apply_code(state: GameState, action_code: int, events: Events = None) -> Gam
         return _excavate(state, seat, action_code, events)
     if kind <= K.NEUTRAL_SKIP:
         if kind != K.NEUTRAL_SKIP:
-            state = _place(state, len(state.players), action_code, seat)
+            state = _place_neutral(state, action_code, seat)
         if events is not None:
             _tell(events, state, seat, describe_code(state, action_code))
         state = replace(state, neutral_pending=False)
@@ -186,42 +186,62 @@ def apply_code(state: GameState, action_code: int, events: Events = None) -> Gam
 def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
     kind = action_code & 15
     patron = K.KIND_PATRON.get(kind)  # Brown never comes here: apply_code handles it
-    if patron is not None:
-        state = _tilt(state, seat, patron)
-        if patron is Patron.VIOLET:
-            state = _move_cubes(state, seat, reserve=-1, stock=+1)
-    state = _place(state, seat, action_code, seat)
+    player = state.players[seat]
+    stock = player.stock - K.PLACED_COUNT[kind]
+    if patron is None:
+        player = replace(player, stock=stock)
+    else:
+        tilted = (*player.tilted, _untilted_card(player, patron))
+        if patron is Patron.VIOLET:  # she brings a cube from the reserve to the stock
+            player = replace(player, stock=stock + 1, reserve=player.reserve - 1, tilted=tilted)
+        else:
+            player = replace(player, stock=stock, tilted=tilted)
+    cubes = list(state.cubes)
+    cubes[seat] |= _placed_mask(action_code)
+    players = _with(state.players, seat, player)
+    if events is None and not state.last_turn and (patron is not None or len(players) > 2):
+        # The usual case in one step: play moves on to a player who has cubes to place.
+        after = _next_seat(state, seat)
+        if players[after].stock:
+            return replace(state, cubes=tuple(cubes), players=players, current=after)
+    state = replace(state, cubes=tuple(cubes), players=players)
     if events is not None:
         _tell(events, state, seat, describe_code(state, action_code))
-    if patron is None and len(state.players) == 2 and can_place_neutral(state, seat):
+    if patron is None and len(players) == 2 and can_place_neutral(state, seat):
         return replace(state, neutral_pending=True)
     return _end_turn(state, seat, events)
 
 
-def _place(state: GameState, holder: int, action_code: int, seat: Seat) -> GameState:
-    """Put the action's cubes on the region for ``holder`` (a seat or the neutral's index),
-    taking them from ``seat``'s stock (its neutral cubes for the neutral)."""
+def _placed_mask(action_code: int) -> int:
+    """The spaces an action puts cubes on."""
     count = K.PLACED_COUNT[action_code & 15]
     mask = 1 << (action_code >> 4 & 127)
     if count >= 2:
         mask |= 1 << (action_code >> 11 & 127)
     if count == 3:
         mask |= 1 << (action_code >> 18 & 127)
+    return mask
+
+
+def _place_neutral(state: GameState, action_code: int, seat: Seat) -> GameState:
+    """Put the action's cubes on the region for the neutral, from ``seat``'s neutral cubes."""
     cubes = list(state.cubes)
-    cubes[holder] |= mask
+    cubes[-1] |= _placed_mask(action_code)
     player = state.players[seat]
-    if holder == seat:
-        player = replace(player, stock=player.stock - count)
-    else:
-        player = replace(player, neutral_stock=player.neutral_stock - count)
+    held = player.neutral_stock - K.PLACED_COUNT[action_code & 15]
+    player = replace(player, neutral_stock=held)
     return replace(state, cubes=tuple(cubes), players=_with(state.players, seat, player))
+
+
+def _untilted_card(player: PlayerState, patron: Patron) -> int:
+    """The player's first untilted card of ``patron`` (the one an action turns)."""
+    return next(c for c in player.cards if CARDS[c].patron is patron and c not in player.tilted)
 
 
 def _tilt(state: GameState, seat: Seat, patron: Patron) -> GameState:
     """Turn the player's first untilted card of ``patron``."""
     player = state.players[seat]
-    card = next(c for c in player.cards if CARDS[c].patron is patron and c not in player.tilted)
-    player = replace(player, tilted=(*player.tilted, card))
+    player = replace(player, tilted=(*player.tilted, _untilted_card(player, patron)))
     return replace(state, players=_with(state.players, seat, player))
 
 
