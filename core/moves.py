@@ -7,14 +7,14 @@ computed on bitmasks: ``free`` spaces hold neither a cube nor a pyramid.
 
 from __future__ import annotations
 
+from operator import getitem
+
 from core import actions as K
 from core.cards import CARDS, Patron
 from core.museum import open_rooms
 from core.region import (
     AREA_MASK,
-    COL_A,
     COL_H,
-    MAX_ROWS,
     NEIGHBOURS,
     ROW_SPACES,
     WIDTH,
@@ -77,79 +77,84 @@ def _usable_bits(cards: tuple[int, ...], tilted: tuple[int, ...]) -> int:
 _BOARD = {count: board_mask(count) for count in (0, 8, 12)}
 
 
-# _SINGLE_CODES[kind][row * 256 + byte]: the codes of ``kind`` on the spaces of one row,
-# built lazily (tables computed at import would slow the game's start).
-_SINGLE_CODES: dict[int, list[tuple[int, ...] | None]] = {
-    kind: [None] * (MAX_ROWS * 256) for kind in (K.EXCAVATE, K.VIOLET_A, K.LEMON_A, K.NEUTRAL_A)
-}
+RowTable = tuple[tuple[tuple[int, ...], ...], ...]
+"""``table[row][byte]``: ready-made codes for the spaces ``byte`` of ``row`` (a row of the
+region is one byte of a mask, WIDTH == 8). A mask is read as bytes and mapped through
+the table, so the loop over rows runs in C rather than in Python."""
+
+# Rows of a region of 8 and 12 parcels: how many bytes of a mask to read.
+_ROWS = {count: count * 3 // 4 for count in (0, 8, 12)}
+
+# The codes of single placements, a table per kind, built at first use (computing the
+# tables at import would slow the game's start).
+_SINGLES: dict[int, RowTable] = {}
 
 
-def _singles(kind: int, mask: int, out: list[int]) -> None:
-    table = _SINGLE_CODES[kind]
-    index = 0
-    while mask:
-        byte = mask & 255
-        if byte:
-            codes = table[index | byte]
-            if codes is None:
-                spaces = ROW_SPACES[index >> 8][byte]
-                codes = table[index | byte] = tuple(kind | s << 4 for s in spaces)
-            out += codes
-        mask >>= 8
-        index += 256
+def _singles(kind: int, mask: int, rows: int, out: list[int]) -> None:
+    """Append the codes of ``kind`` on each space of ``mask`` (in a region of ``rows``)."""
+    table = _SINGLES.get(kind) or _single_table(kind)
+    for codes in map(getitem, table, mask.to_bytes(rows, "little")):
+        out += codes
 
 
-# Ordered pairs of adjacent spaces are found a direction at a time: the firsts whose
-# neighbour in that direction is allowed are one mask, read a row (one byte) at a time
-# through tables of ready-made codes, built lazily: _PAIR_TABLES[kind][direction][row*256+byte].
-_OFFSETS = (1, -1, WIDTH, -WIDTH)  # east, west, south, north
-_PAIR_TABLES: dict[int, list[list[tuple[int, ...] | None]]] = {
-    kind: [[None] * (MAX_ROWS * 256) for _ in _OFFSETS]
-    for kind in (K.EXTEND, K.VIOLET_B, K.LEMON_B, K.BLACKMORE, K.NEUTRAL_B)
-}
+def _single_table(kind: int) -> RowTable:
+    table = _SINGLES[kind] = tuple(
+        tuple(tuple(kind | s << 4 for s in spaces) for spaces in row) for row in ROW_SPACES
+    )
+    return table
+
+
+# Blackmore's pairs: any two free spaces side by side, in either order. Bit ``a`` of
+# ``free & free >> 1`` (east) or ``free & free >> WIDTH`` (south) stands for the two
+# ordered pairs of ``a`` and its neighbour, ready-made in these tables.
+_BLACKMORE_ROWS: list[RowTable] = []
+
+
+def _blackmore_pairs(free: int, rows: int, out: list[int]) -> None:
+    east, south = _BLACKMORE_ROWS or _blackmore_tables()
+    for codes in map(getitem, east, (free & free >> 1 & ~COL_H).to_bytes(rows, "little")):
+        out += codes
+    for codes in map(getitem, south, (free & free >> WIDTH).to_bytes(rows, "little")):
+        out += codes
+
+
+def _blackmore_tables() -> list[RowTable]:
+    for offset in (1, WIDTH):
+        _BLACKMORE_ROWS.append(
+            tuple(
+                tuple(
+                    tuple(
+                        code
+                        for a in spaces
+                        for code in (
+                            K.BLACKMORE | a << 4 | (a + offset) << 11,
+                            K.BLACKMORE | (a + offset) << 4 | a << 11,
+                        )
+                    )
+                    for spaces in row
+                )
+                for row in ROW_SPACES
+            )
+        )
+    return _BLACKMORE_ROWS
 
 
 def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
     """Append the codes of ``kind`` for every ``first`` in ``firsts`` and ``second`` in
-    ``seconds`` next to it."""
-    if firsts.bit_count() <= 12:  # few firsts: one neighbour lookup each is quicker
-        row_spaces = iter(ROW_SPACES)
-        while firsts:
-            spaces = next(row_spaces)[firsts & 255]
-            firsts >>= 8
-            for a in spaces:
-                near = NEIGHBOURS[a] & seconds
-                if near:
-                    head = kind | a << 4
-                    try:
-                        out += _TAILS[head][near]
-                    except KeyError:
-                        out += _tails(head, 11, near)
-        return
-    tables = _PAIR_TABLES[kind]
-    starts_by_direction = (
-        firsts & (seconds >> 1) & ~COL_H,
-        firsts & (seconds << 1) & ~COL_A,
-        firsts & (seconds >> WIDTH),
-        firsts & (seconds << WIDTH),
-    )
-    for direction, starts in enumerate(starts_by_direction):
-        table = tables[direction]
-        index = 0
-        while starts:
-            byte = starts & 255
-            if byte:
-                codes = table[index | byte]
-                if codes is None:
-                    codes = table[index | byte] = _pair_codes(kind, direction, index >> 8, byte)
-                out += codes
-            starts >>= 8
-            index += 256
-
-
-def _pair_codes(kind: int, direction: int, row: int, byte: int) -> tuple[int, ...]:
-    offset = _OFFSETS[direction]
-    return tuple(kind | a << 4 | (a + offset) << 11 for a in ROW_SPACES[row][byte])
+    ``seconds`` next to it (``firsts`` is a frontier: a handful of spaces)."""
+    for row_spaces in ROW_SPACES:
+        if not firsts:
+            break
+        spaces = row_spaces[firsts & 255]
+        firsts >>= 8
+        for a in spaces:
+            near = NEIGHBOURS[a] & seconds
+            if near:
+                head = kind | a << 4
+                try:
+                    out += _TAILS[head][near]
+                except KeyError:
+                    out += _tails(head, 11, near)
 
 
 def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
@@ -161,16 +166,31 @@ def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
 def _chains(firsts: int, free: int, out: list[int]) -> None:
     """Colonel Tangerine: three free spaces in a chain, the first in ``firsts``."""
     for a in spaces_of(firsts):
-        head = K.TANGERINE | a << 4
-        rest = free & ~(1 << a)
-        for b in spaces_of(NEIGHBOURS[a] & free):
-            near = NEIGHBOURS[b] & rest
+        near_a = NEIGHBOURS[a] & free
+        try:
+            steps = _CHAIN_STEPS[a][near_a]
+        except KeyError:
+            steps = _chain_steps(a, near_a)
+        for head, reach in steps:
+            near = reach & free
             if near:
-                head_b = head | b << 11
                 try:
-                    out += _TAILS[head_b][near]
+                    out += _TAILS[head][near]
                 except KeyError:
-                    out += _tails(head_b, 18, near)
+                    out += _tails(head, 18, near)
+
+
+# _CHAIN_STEPS[a][near]: for each second space ``b`` of ``near`` (free neighbours of ``a``),
+# the code so far and the spaces a third may take (``b``'s neighbours but ``a``).
+_CHAIN_STEPS: list[dict[int, tuple[tuple[int, int], ...]]] = [{} for _ in NEIGHBOURS]
+
+
+def _chain_steps(a: int, near: int) -> tuple[tuple[int, int], ...]:
+    steps = tuple(
+        (K.TANGERINE | a << 4 | b << 11, NEIGHBOURS[b] & ~(1 << a)) for b in spaces_of(near)
+    )
+    _CHAIN_STEPS[a][near] = steps
+    return steps
 
 
 # _TAILS[head][mask]: the codes ``head | s << shift`` for each space ``s`` of ``mask``,
@@ -204,11 +224,12 @@ def _excavation_codes(state: GameState) -> list[int]:
     taken = 0
     for cubes in state.cubes:
         taken |= cubes
+    rows = _ROWS[len(state.region)]
     free = _BOARD[len(state.region)] & ~state.pyramids & ~taken
     near = neighbours(state.cubes[seat])
     frontier = near & free
     out: list[int] = []
-    _singles(K.EXCAVATE, free, out)
+    _singles(K.EXCAVATE, free, rows, out)
     if stock >= 2:
         _pairs(K.EXTEND, frontier, free, out)
     placements = len(out)
@@ -225,13 +246,13 @@ def _excavation_codes(state: GameState) -> list[int]:
         out += map(_TO_VIOLET.__add__, violet)
     if patrons & _LEMON:
         pyramids = state.pyramids & ~taken
-        _singles(K.LEMON_A, pyramids, out)
+        _singles(K.LEMON_A, pyramids, rows, out)
         if stock >= 2:
             _lemon_pairs(near, free, pyramids, out)
     if patrons & _BROWN:
         out += _room_codes(K.BROWN, state.museum, seat)
     if patrons & _BLACKMORE and stock >= 2:
-        _pairs(K.BLACKMORE, free, free, out)
+        _blackmore_pairs(free, rows, out)
     if patrons & _TANGERINE and stock >= 3:
         _chains(frontier, free, out)
     return out
@@ -245,7 +266,8 @@ def _neutral_codes(state: GameState) -> list[int]:
     held = state.players[state.current].neutral_stock
     free = free_spaces(state)
     out: list[int] = []
-    _singles(K.NEUTRAL_A, free, out)
+    rows = _ROWS[len(state.region)]
+    _singles(K.NEUTRAL_A, free, rows, out)
     if held >= 2:
         _pairs(K.NEUTRAL_B, neighbours(state.cubes[-1]) & free, free, out)
     out.append(K.NEUTRAL_SKIP)
