@@ -14,6 +14,7 @@ from core.cards import CARDS, Patron
 from core.museum import open_rooms
 from core.region import (
     AREA_MASK,
+    COL_A,
     COL_H,
     NEIGHBOURS,
     ROW_SPACES,
@@ -84,6 +85,7 @@ the table, so the loop over rows runs in C rather than in Python."""
 
 # Rows of a region of 8 and 12 parcels: how many bytes of a mask to read.
 _ROWS = {count: count * 3 // 4 for count in (0, 8, 12)}
+_BOARD_ROWS = {count: (_BOARD[count], _ROWS[count]) for count in (0, 8, 12)}
 
 # The codes of single placements, a table per kind, built at first use (computing the
 # tables at import would slow the game's start).
@@ -142,6 +144,7 @@ def _blackmore_tables() -> list[RowTable]:
 def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
     """Append the codes of ``kind`` for every ``first`` in ``firsts`` and ``second`` in
     ``seconds`` next to it (``firsts`` is a frontier: a handful of spaces)."""
+    tails = _PAIR_TAILS[kind]
     for row_spaces in ROW_SPACES:
         if not firsts:
             break
@@ -150,11 +153,22 @@ def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
         for a in spaces:
             near = NEIGHBOURS[a] & seconds
             if near:
-                head = kind | a << 4
                 try:
-                    out += _TAILS[head][near]
+                    out += tails[a][near]
                 except KeyError:
-                    out += _tails(head, 11, near)
+                    out += _pair_tail(kind, a, near)
+
+
+# _PAIR_TAILS[kind][a][near]: the codes of ``kind`` from ``a`` to each space of ``near``.
+_PAIR_TAILS: dict[int, list[dict[int, tuple[int, ...]]]] = {
+    kind: [{} for _ in NEIGHBOURS] for kind in (K.EXTEND, K.VIOLET_B, K.LEMON_B, K.NEUTRAL_B)
+}
+
+
+def _pair_tail(kind: int, a: int, near: int) -> tuple[int, ...]:
+    codes = tuple(kind | a << 4 | b << 11 for b in spaces_of(near))
+    _PAIR_TAILS[kind][a][near] = codes
+    return codes
 
 
 def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
@@ -204,13 +218,19 @@ def _tails(head: int, shift: int, mask: int) -> tuple[int, ...]:
     return codes
 
 
+# Enum members are looked up in Python at each use: the hot paths compare with these.
+_EXCAVATION, _SURVEY = Phase.EXCAVATION, Phase.SURVEY
+_CHOOSE, _PICK_NEUTRAL = SurveyStep.CHOOSE, SurveyStep.PICK_NEUTRAL
+
+
 def legal_codes(state: GameState) -> list[int]:
     """Every legal action for ``state.current`` as codes, in a stable order."""
-    if state.phase is Phase.EXCAVATION:
+    phase = state.phase
+    if phase is _EXCAVATION:
         if state.neutral_pending:
             return _neutral_codes(state)
         return _excavation_codes(state)
-    if state.phase is Phase.SURVEY:
+    if phase is _SURVEY:
         return survey_codes(state, *state.survey_steps[0])
     return []
 
@@ -224,9 +244,10 @@ def _excavation_codes(state: GameState) -> list[int]:
     taken = 0
     for cubes in state.cubes:
         taken |= cubes
-    rows = _ROWS[len(state.region)]
-    free = _BOARD[len(state.region)] & ~state.pyramids & ~taken
-    near = neighbours(state.cubes[seat])
+    board, rows = _BOARD_ROWS[len(state.region)]
+    free = board & ~state.pyramids & ~taken
+    own = state.cubes[seat]  # its neighbours, as region.neighbours (inlined: every turn)
+    near = (own << 1 & ~COL_A) | (own >> 1 & ~COL_H) | own << WIDTH | own >> WIDTH
     frontier = near & free
     out: list[int] = []
     _singles(K.EXCAVATE, free, rows, out)
@@ -288,9 +309,9 @@ def survey_codes(state: GameState, step: SurveyStep, seat: Seat) -> list[int]:
     """The options of one survey step (possibly none: the player then gets nothing)."""
     first = 2 * state.survey_area
     region = state.region
-    kind = K.NEUTRAL_PARCEL if step is SurveyStep.PICK_NEUTRAL else K.TAKE
+    kind = K.NEUTRAL_PARCEL if step is _PICK_NEUTRAL else K.TAKE
     out = [kind | p << 4 for p in (first, first + 1) if region[p] >= 0]
-    if step is SurveyStep.CHOOSE and state.players[seat].reserve:
+    if step is _CHOOSE and state.players[seat].reserve:
         out += _room_codes(K.BOOK, state.museum, seat)
     return out
 
