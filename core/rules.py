@@ -185,23 +185,28 @@ def apply_code(state: GameState, action_code: int, events: Events = None) -> Gam
 
 def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
     kind = action_code & 15
-    patron = K.KIND_PATRON.get(kind)  # Brown never comes here: apply_code handles it
+    patron = _KIND_PATRON.get(kind)  # Brown never comes here: apply_code handles it
     player = state.players[seat]
-    stock = player.stock - K.PLACED_COUNT[kind]
+    stock = player.stock - _PLACED_COUNT[kind]
     if patron is None:
         player = replace(player, stock=stock)
     else:
         tilted = (*player.tilted, _untilted_card(player, patron))
-        if patron is Patron.VIOLET:  # she brings a cube from the reserve to the stock
+        if patron is _VIOLET:  # she brings a cube from the reserve to the stock
             player = replace(player, stock=stock + 1, reserve=player.reserve - 1, tilted=tilted)
         else:
             player = replace(player, stock=stock, tilted=tilted)
     cubes = list(state.cubes)
-    cubes[seat] |= _placed_mask(action_code)
+    try:
+        cubes[seat] |= _PLACED_MASK[action_code]
+    except KeyError:
+        cubes[seat] |= _placed_mask(action_code)
     players = _with(state.players, seat, player)
     if events is None and not state.last_turn and (patron is not None or len(players) > 2):
         # The usual case in one step: play moves on to a player who has cubes to place.
-        after = _next_seat(state, seat)
+        after = (seat + 1) % len(players)
+        if after in state.passing:
+            after = _next_seat(state, seat)
         if players[after].stock:
             return replace(state, cubes=tuple(cubes), players=players, current=after)
     state = replace(state, cubes=tuple(cubes), players=players)
@@ -212,6 +217,11 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
     return _end_turn(state, seat, events)
 
 
+_KIND_PATRON, _PLACED_COUNT, _VIOLET = K.KIND_PATRON, K.PLACED_COUNT, Patron.VIOLET
+# The spaces of each placement code met so far: a bounded set (a few thousand codes).
+_PLACED_MASK: dict[int, int] = {}
+
+
 def _placed_mask(action_code: int) -> int:
     """The spaces an action puts cubes on."""
     count = K.PLACED_COUNT[action_code & 15]
@@ -220,6 +230,7 @@ def _placed_mask(action_code: int) -> int:
         mask |= 1 << (action_code >> 11 & 127)
     if count == 3:
         mask |= 1 << (action_code >> 18 & 127)
+    _PLACED_MASK[action_code] = mask
     return mask
 
 

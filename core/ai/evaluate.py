@@ -130,8 +130,16 @@ def _seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
     """What a player's cards and rooms are worth; they change rarely within a season, so
     the answer is remembered (it depends only on the facts in the key, never on the deck)."""
     player = state.players[seat]
-    key = (seat, player.cards, state.museum, state.wings, player.reserve > 0, state.season,
-           len(state.players), weights)
+    key = (
+        seat,
+        player.cards,
+        state.museum,
+        state.wings,
+        player.reserve > 0,
+        state.season,
+        len(state.players),
+        weights,
+    )
     worth = _SEAT_CACHE.get(key)
     if worth is None:
         if len(_SEAT_CACHE) >= _SEAT_CACHE_SIZE:
@@ -243,8 +251,16 @@ def _add_excavation_areas(
             for j in range(len(holders)):
                 if j == i:
                     continue
-                beats.append(_chance_above(counts[i], counts[j], order[i] < order[j],
-                                           active[i] or active[j], not active[j], weights))
+                beats.append(
+                    _chance_above(
+                        counts[i],
+                        counts[j],
+                        order[i] < order[j],
+                        active[i] or active[j],
+                        not active[j],
+                        weights,
+                    )
+                )
             first = math.prod(beats)
             second = 0.0
             for k, lose in enumerate(beats):
@@ -255,8 +271,9 @@ def _add_excavation_areas(
             values[i] += first * v1 + second * v2 + third * v3
 
 
-def _chance_above(mine: int, theirs: int, wins_tie: bool, open_fight: bool, they_are_out: bool,
-                  weights: Weights) -> float:
+def _chance_above(
+    mine: int, theirs: int, wins_tie: bool, open_fight: bool, they_are_out: bool, weights: Weights
+) -> float:
     """Chance that a player ranks above another in an area (1 if the other is not ranked)."""
     if theirs == 0 and they_are_out:
         return 1.0
@@ -274,8 +291,9 @@ def _add_survey_areas(
     _share_out(state, area, [(step, seat) for step, seat in state.survey_steps], seats, values)
     for later in range(area + 1, len(state.region) // 2):
         ranks = ranking(state, later)
-        plan = [(SurveyStep.CHOOSE if r < 2 else SurveyStep.TAKE, seat)
-                for r, seat in enumerate(ranks)]
+        plan = [
+            (SurveyStep.CHOOSE if r < 2 else SurveyStep.TAKE, seat) for r, seat in enumerate(ranks)
+        ]
         _share_out(state, later, plan, seats, values)
 
 
