@@ -39,7 +39,10 @@ def session_for(store, seats=HOT_SEAT_3, seed: int = 7, name: str = "test") -> s
 
 
 def play_until(session: saves.Session, wanted, seed: int = 1, limit: int = 3000) -> None:
-    """Advance ``session`` with seeded random legal actions until ``wanted(state, legal)``."""
+    """Advance ``session`` with seeded random legal actions until ``wanted(state, legal)``.
+
+    The choice is made among the actions sorted by their notation, so the positions reached
+    (and the snapshots taken of them) do not depend on the order core lists them in."""
     import random
 
     rng = random.Random(seed)
@@ -48,5 +51,5 @@ def play_until(session: saves.Session, wanted, seed: int = 1, limit: int = 3000)
         legal = core.legal_actions(state)
         if wanted(state, legal):
             return
-        session.apply(rng.choice(legal))
+        session.apply(rng.choice(sorted(legal, key=core.format_action)))
     raise AssertionError("the wanted position was not reached")
