@@ -40,7 +40,7 @@ def occupied(state: GameState) -> int:
 
 def free_spaces(state: GameState) -> int:
     """Mask of the spaces with no cube and no pyramid."""
-    return board_mask(len(state.region)) & ~state.pyramids & ~occupied(state)
+    return _BOARD_ROWS[len(state.region)][0] & ~state.pyramids & ~occupied(state)
 
 
 def free_pyramids(state: GameState) -> int:
@@ -54,6 +54,10 @@ def usable_patrons(player: PlayerState) -> set[Patron]:
     return {patron for patron in Patron if bits >> patron & 1}
 
 
+_CACHE_LIMIT = 20_000
+"""Entries kept in a cache keyed by game facts before it is emptied (a long session of
+computer play meets many Museums and hands; this bounds the memory they take)."""
+
 # Bit ``p`` set: an untilted card of patron ``p``; per (cards, tilted), which change only
 # in the survey and when a card is turned. (Enum members hash in Python: bits are quicker.)
 _USABLE: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
@@ -64,7 +68,7 @@ def _usable_bits(cards: tuple[int, ...], tilted: tuple[int, ...]) -> int:
     key = (cards, tilted)
     bits = _USABLE.get(key)
     if bits is None:
-        if len(_USABLE) >= 100_000:
+        if len(_USABLE) >= _CACHE_LIMIT:
             _USABLE.clear()
         bits = 0
         for card in cards:
@@ -75,17 +79,14 @@ def _usable_bits(cards: tuple[int, ...], tilted: tuple[int, ...]) -> int:
     return bits
 
 
-_BOARD = {count: board_mask(count) for count in (0, 8, 12)}
-
-
 RowTable = tuple[tuple[tuple[int, ...], ...], ...]
 """``table[row][byte]``: ready-made codes for the spaces ``byte`` of ``row`` (a row of the
 region is one byte of a mask, WIDTH == 8). A mask is read as bytes and mapped through
 the table, so the loop over rows runs in C rather than in Python."""
 
-# Rows of a region of 8 and 12 parcels: how many bytes of a mask to read.
-_ROWS = {count: count * 3 // 4 for count in (0, 8, 12)}
-_BOARD_ROWS = {count: (_BOARD[count], _ROWS[count]) for count in (0, 8, 12)}
+# By the number of parcels dealt: the mask of the region's spaces, and its rows (how many
+# bytes of a mask to read).
+_BOARD_ROWS = {count: (board_mask(count), count * 3 // 4) for count in (0, 8, 12)}
 
 # The codes of single placements, a table per kind, built at first use (computing the
 # tables at import would slow the game's start).
@@ -109,36 +110,37 @@ def _single_table(kind: int) -> RowTable:
 # Blackmore's pairs: any two free spaces side by side, in either order. Bit ``a`` of
 # ``free & free >> 1`` (east) or ``free & free >> WIDTH`` (south) stands for the two
 # ordered pairs of ``a`` and its neighbour, ready-made in these tables.
-_BLACKMORE_ROWS: list[RowTable] = []
+_BLACKMORE_TABLES: dict[int, tuple[RowTable, RowTable]] = {}
 
 
 def _blackmore_pairs(free: int, rows: int, out: list[int]) -> None:
-    east, south = _BLACKMORE_ROWS or _blackmore_tables()
+    east, south = _BLACKMORE_TABLES.get(K.BLACKMORE) or _blackmore_tables()
     for codes in map(getitem, east, (free & free >> 1 & ~COL_H).to_bytes(rows, "little")):
         out += codes
     for codes in map(getitem, south, (free & free >> WIDTH).to_bytes(rows, "little")):
         out += codes
 
 
-def _blackmore_tables() -> list[RowTable]:
-    for offset in (1, WIDTH):
-        _BLACKMORE_ROWS.append(
+def _blackmore_tables() -> tuple[RowTable, RowTable]:
+    def table(offset: int) -> RowTable:
+        return tuple(
             tuple(
                 tuple(
-                    tuple(
-                        code
-                        for a in spaces
-                        for code in (
-                            K.BLACKMORE | a << 4 | (a + offset) << 11,
-                            K.BLACKMORE | (a + offset) << 4 | a << 11,
-                        )
+                    code
+                    for a in spaces
+                    for code in (
+                        K.BLACKMORE | a << 4 | (a + offset) << 11,
+                        K.BLACKMORE | (a + offset) << 4 | a << 11,
                     )
-                    for spaces in row
                 )
-                for row in ROW_SPACES
+                for spaces in row
             )
+            for row in ROW_SPACES
         )
-    return _BLACKMORE_ROWS
+
+    # Stored in one step: a computer player's thread may be listing moves too.
+    tables = _BLACKMORE_TABLES[K.BLACKMORE] = (table(1), table(WIDTH))
+    return tables
 
 
 def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
@@ -189,9 +191,9 @@ def _chains(firsts: int, free: int, out: list[int]) -> None:
             near = reach & free
             if near:
                 try:
-                    out += _TAILS[head][near]
+                    out += _CHAIN_ENDS[head][near]
                 except KeyError:
-                    out += _tails(head, 18, near)
+                    out += _chain_ends(head, near)
 
 
 # _CHAIN_STEPS[a][near]: for each second space ``b`` of ``near`` (free neighbours of ``a``),
@@ -207,14 +209,14 @@ def _chain_steps(a: int, near: int) -> tuple[tuple[int, int], ...]:
     return steps
 
 
-# _TAILS[head][mask]: the codes ``head | s << shift`` for each space ``s`` of ``mask``,
-# where ``head`` already holds the kind and the earlier spaces. Filled in as needed.
-_TAILS: dict[int, dict[int, tuple[int, ...]]] = {}
+# _CHAIN_ENDS[head][near]: the codes ``head | c << 18`` for each space ``c`` of ``near``,
+# where ``head`` holds the kind and the first two spaces. Filled in as needed.
+_CHAIN_ENDS: dict[int, dict[int, tuple[int, ...]]] = {}
 
 
-def _tails(head: int, shift: int, mask: int) -> tuple[int, ...]:
-    codes = tuple(head | s << shift for s in spaces_of(mask))
-    _TAILS.setdefault(head, {})[mask] = codes
+def _chain_ends(head: int, near: int) -> tuple[int, ...]:
+    codes = tuple(head | c << 18 for c in spaces_of(near))
+    _CHAIN_ENDS.setdefault(head, {})[near] = codes
     return codes
 
 
@@ -287,7 +289,7 @@ def _neutral_codes(state: GameState) -> list[int]:
     held = state.players[state.current].neutral_stock
     free = free_spaces(state)
     out: list[int] = []
-    rows = _ROWS[len(state.region)]
+    rows = _BOARD_ROWS[len(state.region)][1]
     _singles(K.NEUTRAL_A, free, rows, out)
     if held >= 2:
         _pairs(K.NEUTRAL_B, neighbours(state.cubes[-1]) & free, free, out)
@@ -325,7 +327,7 @@ def _room_codes(kind: int, museum: tuple[Seat, ...], seat: Seat) -> tuple[int, .
     key = (kind, museum, seat)
     codes = _ROOM_CODES.get(key)
     if codes is None:
-        if len(_ROOM_CODES) >= 100_000:
+        if len(_ROOM_CODES) >= _CACHE_LIMIT:
             _ROOM_CODES.clear()
         codes = _ROOM_CODES[key] = tuple(kind | room << 4 for room in open_rooms(museum, seat))
     return codes
