@@ -255,18 +255,14 @@ def _excavation_codes(state: GameState) -> list[int]:
     _singles(K.EXCAVATE, free, rows, out)
     if stock >= 2:
         _pairs(K.EXTEND, frontier, free, out)
-    placements = len(out)
     out.append(K.PASS)
     if not player.cards:
         return out
     patrons = _usable_bits(player.cards, player.tilted)
     if patrons & _VIOLET and player.reserve:
-        # Lady Violet, then A or B: the placements of A and B (B too with 1 cube in stock,
-        # since she brings one), as Violet codes.
-        violet = out[:placements]
-        if stock < 2:
-            _pairs(K.EXTEND, frontier, free, violet)
-        out += map(_TO_VIOLET.__add__, violet)
+        # Lady Violet, then A or B (B too with 1 cube in stock, since she brings one).
+        _singles(K.VIOLET_A, free, rows, out)
+        _pairs(K.VIOLET_B, frontier, free, out)
     if patrons & _LEMON:
         pyramids = state.pyramids & ~taken
         _singles(K.LEMON_A, pyramids, rows, out)
@@ -279,10 +275,6 @@ def _excavation_codes(state: GameState) -> list[int]:
     if patrons & _TANGERINE and stock >= 3:
         _chains(frontier, free, out)
     return out
-
-
-_TO_VIOLET = K.VIOLET_A - K.EXCAVATE
-assert K.VIOLET_B - K.EXTEND == _TO_VIOLET, "the code layout relies on it"
 
 
 def _neutral_codes(state: GameState) -> list[int]:
