@@ -33,8 +33,9 @@ test: lint ## Lint, type-check, then run the test suite (slow tests excluded)
 test-slow: $(STAMP) ## Run only the slow tests (long conformance runs, kill -9 of the app)
 	$(BIN)/pytest -q -m slow
 
-lint: $(STAMP) ## ruff check, then strict mypy on core and saves
+lint: $(STAMP) ## ruff check and format check, then strict mypy on core and saves
 	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
 	@if [ -n "$(TYPED_PATHS)" ]; then \
 		echo "$(BIN)/mypy $(TYPED_PATHS)"; $(BIN)/mypy $(TYPED_PATHS); \
 	else echo "mypy: no core/ or saves/ yet, nothing to type-check"; fi

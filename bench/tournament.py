@@ -91,16 +91,22 @@ def main(argv: list[str] | None = None) -> None:
     hard = ""
     if "hard" in (args.hero, args.field):
         hard = f" budget={args.budget} iterations={args.iterations}"
-    print(f"{args.hero} vs {args.players - 1}x {args.field}, {args.players} players, "
-          f"{games} games (seeds from {args.seed}, seats rotated){hard}, {elapsed:.0f} s")
-    print(f"  {args.hero} wins {wins:.1f}/{games} = {wins / games:.1%} "
-          f"(95% Wilson {low:.1%}..{high:.1%}); even odds {1 / args.players:.1%}")
+    print(
+        f"{args.hero} vs {args.players - 1}x {args.field}, {args.players} players, "
+        f"{games} games (seeds from {args.seed}, seats rotated){hard}, {elapsed:.0f} s"
+    )
+    print(
+        f"  {args.hero} wins {wins:.1f}/{games} = {wins / games:.1%} "
+        f"(95% Wilson {low:.1%}..{high:.1%}); even odds {1 / args.players:.1%}"
+    )
     print(f"  average score: {args.hero} {hero_avg:.1f}, {args.field} {field_avg:.1f}")
     for level in dict.fromkeys((args.hero, args.field)):
         times = [t for r in results for t in r["times"][level]]  # type: ignore[index]
         if times:
-            print(f"  {level}: {len(times)} decisions, median {statistics.median(times):.3f} s, "
-                  f"max {max(times):.3f} s")
+            print(
+                f"  {level}: {len(times)} decisions, median {statistics.median(times):.3f} s, "
+                f"max {max(times):.3f} s"
+            )
 
 
 if __name__ == "__main__":

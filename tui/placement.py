@@ -98,9 +98,7 @@ def next_spaces(
     return out
 
 
-def refusal(
-    state: core.GameState, kind: Kind, placed: tuple[Space, ...], space: Space
-) -> str:
+def refusal(state: core.GameState, kind: Kind, placed: tuple[Space, ...], space: Space) -> str:
     """Why the next cube of ``kind`` cannot go on ``space``, in a player's words.
 
     Asks core first with a candidate action when this cube would complete it; otherwise

@@ -48,9 +48,11 @@ def test_bots_only_choose_legal_actions(level: str, players: int) -> None:
 def test_whole_games_between_bots_finish(level: str) -> None:
     """Bots of a level play a whole game against each other through the public API."""
     state = core.new_game(3, seed=11)
-    bots = [bot(level, seed) for seed in range(3)] if level != "hard" else [
-        bot("hard", 0), bot("normal", 1), bot("easy", 2)
-    ]
+    bots = (
+        [bot(level, seed) for seed in range(3)]
+        if level != "hard"
+        else [bot("hard", 0), bot("normal", 1), bot("easy", 2)]
+    )
     moves = 0
     while not core.is_over(state):
         state = core.apply_action(state, bots[state.current].choose(state))

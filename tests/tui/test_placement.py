@@ -55,8 +55,14 @@ def test_refusals_name_the_space_and_the_reason() -> None:
     taken = core.region.spaces_of(own)[0]
     assert "already holds a cube" in placement.refusal(state, placement.EXTEND, (), taken)
     first = next(a.first for a in core.legal_actions(state) if isinstance(a, core.Extend))
-    far = next(s for s in range(48) if not NEIGHBOURS[first] >> s & 1 and s != first
-               and not state.pyramids >> s & 1 and not any(m >> s & 1 for m in state.cubes))
+    far = next(
+        s
+        for s in range(48)
+        if not NEIGHBOURS[first] >> s & 1
+        and s != first
+        and not state.pyramids >> s & 1
+        and not any(m >> s & 1 for m in state.cubes)
+    )
     assert placement.refusal(state, placement.EXTEND, (first,), far).endswith(
         f"is not next to {space_name(first)}"
     )

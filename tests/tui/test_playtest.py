@@ -65,8 +65,14 @@ async def test_survey_prompt_and_every_option_show_at_80x24(store, players, want
 async def test_keys_bar_keeps_quit_while_placing_neutral_cubes(store) -> None:
     session = session_for(store, LONG_NAMES[:2], seed=5, name="pos")
     # n, m and x all usable: with every entry the keys bar would need 90 columns.
-    play_until(session, lambda s, legal: s.neutral_pending and {type(a) for a in legal} >= {
-        core.NeutralExcavate, core.NeutralExtend, core.NeutralSkip})
+    play_until(
+        session,
+        lambda s, legal: (
+            s.neutral_pending
+            and {type(a) for a in legal}
+            >= {core.NeutralExcavate, core.NeutralExtend, core.NeutralSkip}
+        ),
+    )
     app = app_for(store, resume="pos")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

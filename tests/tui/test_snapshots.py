@@ -16,8 +16,11 @@ def _mid_season(store):
     session = session_for(store, HOT_SEAT_3, seed=7, name="snap")
     play_until(
         session,
-        lambda s, legal: s.season == 2 and s.phase is core.Phase.EXCAVATION
-        and sum(bin(m).count("1") for m in s.cubes) >= 9,
+        lambda s, legal: (
+            s.season == 2
+            and s.phase is core.Phase.EXCAVATION
+            and sum(bin(m).count("1") for m in s.cubes) >= 9
+        ),
         seed=4,
     )
     return session

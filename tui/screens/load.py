@@ -44,7 +44,7 @@ def short_title(summary: saves.SaveSummary) -> str:
     for joiner in (", ", " v "):
         names = joiner.join(summary.players)
         if names and title.startswith(names):
-            rest = title[len(names):].strip()
+            rest = title[len(names) :].strip()
             if rest.startswith("(") and rest.endswith(")"):
                 rest = rest[1:-1]
             return rest or title

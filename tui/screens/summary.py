@@ -55,7 +55,7 @@ class SeasonSummaryScreen(ModalScreen[None]):
             table.add_column(column)
         for seat in range(self.now.player_count):
             before, after = self.start.players[seat], self.now.players[seat]
-            new_cards = after.cards[len(before.cards):]
+            new_cards = after.cards[len(before.cards) :]
             rooms = [look.room_short(self.now.wings, r) for r in range(15)
                      if self.now.museum[r] == seat and self.start.museum[r] != seat]  # fmt: skip
             table.add_row(
@@ -94,9 +94,12 @@ class FinalScreen(Screen[None]):
             yield Static(self._table(scores))
             yield Static(self._verdict(scores), id="verdict")
             yield Static(
-                Text("Exhibition: points = cards × value of the best room held for the "
-                     "patron's wing (the room below: its 5-, 3- or a 2-room beside it; "
-                     "–: none, value 1).", look.DIM)
+                Text(
+                    "Exhibition: points = cards × value of the best room held for the "
+                    "patron's wing (the room below: its 5-, 3- or a 2-room beside it; "
+                    "–: none, value 1).",
+                    look.DIM,
+                )
             )
         yield KeysBar()
 
@@ -139,9 +142,7 @@ class FinalScreen(Screen[None]):
             text.append(f"{' and '.join(winners)} share the win with {best} points.", "bold")
         if scores.tie_break_used:
             tied = [s for s in scores.players if s.total == best]
-            stocks = ", ".join(
-                f"{look.seat_name(state, s.seat)} {s.stock}" for s in tied
-            )
+            stocks = ", ".join(f"{look.seat_name(state, s.seat)} {s.stock}" for s in tied)
             text.append(
                 f"\nTie-break: {len(tied)} players tied at {best}; the most cubes in stock "
                 f"wins ({stocks})."
