@@ -301,10 +301,8 @@ def parcels_left(state: GameState) -> list[int]:
 
 def survey_codes(state: GameState, step: SurveyStep, seat: Seat) -> list[int]:
     """The options of one survey step (possibly none: the player then gets nothing)."""
-    first = 2 * state.survey_area
-    region = state.region
     kind = K.NEUTRAL_PARCEL if step is _PICK_NEUTRAL else K.TAKE
-    out = [kind | p << 4 for p in (first, first + 1) if region[p] >= 0]
+    out = [kind | p << 4 for p in parcels_left(state)]
     if step is _CHOOSE and state.players[seat].reserve:
         out += _room_codes(K.BOOK, state.museum, seat)
     return out
