@@ -14,7 +14,6 @@ from core.cards import CARDS, Patron
 from core.museum import open_rooms
 from core.region import (
     AREA_MASK,
-    COL_A,
     COL_H,
     NEIGHBOURS,
     ROW_SPACES,
@@ -248,8 +247,7 @@ def _excavation_codes(state: GameState) -> list[int]:
         taken |= cubes
     board, rows = _BOARD_ROWS[len(state.region)]
     free = board & ~state.pyramids & ~taken
-    own = state.cubes[seat]  # its neighbours, as region.neighbours (inlined: every turn)
-    near = (own << 1 & ~COL_A) | (own >> 1 & ~COL_H) | own << WIDTH | own >> WIDTH
+    near = neighbours(state.cubes[seat])
     frontier = near & free
     out: list[int] = []
     _singles(K.EXCAVATE, free, rows, out)

@@ -197,16 +197,11 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
         else:
             player = replace(player, stock=stock, tilted=tilted)
     cubes = list(state.cubes)
-    try:
-        cubes[seat] |= _PLACED_MASK[action_code]
-    except KeyError:
-        cubes[seat] |= _placed_mask(action_code)
+    cubes[seat] |= _placed_mask(action_code)
     players = _with(state.players, seat, player)
     if events is None and not state.last_turn and (patron is not None or len(players) > 2):
         # The usual case in one step: play moves on to a player who has cubes to place.
-        after = (seat + 1) % len(players)
-        if after in state.passing:
-            after = _next_seat(state, seat)
+        after = _next_seat(state, seat)
         if players[after].stock:
             return replace(state, cubes=tuple(cubes), players=players, current=after)
     state = replace(state, cubes=tuple(cubes), players=players)
@@ -219,11 +214,14 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
 
 _KIND_PATRON, _PLACED_COUNT, _VIOLET = K.KIND_PATRON, K.PLACED_COUNT, Patron.VIOLET
 # The spaces of each placement code met so far: a bounded set (a few thousand codes).
-_PLACED_MASK: dict[int, int] = {}
+_PLACED_MASK: dict[int, int] = {}  # filled by _placed_mask
 
 
 def _placed_mask(action_code: int) -> int:
     """The spaces an action puts cubes on."""
+    mask = _PLACED_MASK.get(action_code)
+    if mask is not None:
+        return mask
     count = K.PLACED_COUNT[action_code & 15]
     mask = 1 << (action_code >> 4 & 127)
     if count >= 2:
@@ -311,10 +309,16 @@ def _end_turn(state: GameState, seat: Seat, events: Events) -> GameState:
 
 
 def _next_seat(state: GameState, seat: Seat) -> Seat:
+    """The first seat after ``seat`` in turn order that has not passed (``seat`` itself when
+    it is the only one left)."""
     count = len(state.players)
-    for step in range(1, count + 1):
+    passing = state.passing
+    other = (seat + 1) % count
+    if other not in passing:  # the usual case, answered without a loop
+        return other
+    for step in range(2, count + 1):
         other = (seat + step) % count
-        if other not in state.passing:
+        if other not in passing:
             return other
     raise AssertionError("no player left to play")  # pragma: no cover - callers check
 
