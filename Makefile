@@ -7,8 +7,8 @@ BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed
 
 # Lint only the folders that exist, so the Makefile works while the tree grows.
-LINT_PATHS = $(wildcard core saves tui tests bench)
-TYPED_PATHS = $(wildcard core saves)
+LINT_PATHS = $(wildcard core saves table tui tests bench)
+TYPED_PATHS = $(wildcard core saves table)
 BENCH_SCRIPTS = $(sort $(wildcard bench/bench_*.py))
 
 .DEFAULT_GOAL := help

@@ -1,8 +1,9 @@
 """The wall between the headless packages and the terminal UI, enforced.
 
-`core` (the rules) and `saves` (persistence) must stay usable without a terminal:
-importing them must never load `textual` or `rich`, and their source must not import
-the UI or anything further up the dependency chain `tui → saves → core`.
+`core` (the rules), `saves` (persistence) and `table` (seats and the table server) must
+stay usable without a terminal: importing them must never load `textual` or `rich`, and
+their source must not import the UI or anything further up the dependency chain
+`tui → table → saves → core`.
 
 A package whose folder does not exist yet is skipped, not failed.
 """
@@ -24,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN_IMPORTS: dict[str, frozenset[str]] = {
     "core": frozenset({"textual", "rich", "tui", "saves"}),
     "saves": frozenset({"textual", "rich", "tui"}),
+    "table": frozenset({"textual", "rich", "tui"}),
 }
 # Modules that must not be loaded at run time after importing a headless package.
 FORBIDDEN_LOADED = ("textual", "rich")

@@ -18,8 +18,11 @@ from typing import TYPE_CHECKING
 from textual import events
 from textual.app import App
 
+from tui.messages import LoadRequested, NewGameRequested, ReplayRequested
+
 if TYPE_CHECKING:
     import saves
+    from tui.screens.game import GameScreen
     from tui.screens.new_game import NewGameChoice, NewGameScreen
 
 TERMINATE_GRACE = 3.0
@@ -68,10 +71,15 @@ class MykerinosApp(App[None]):
 
     def get_default_screen(self):
         if self.session is not None:
-            from tui.screens.game import GameScreen
-
-            return GameScreen(self.session, pause=self.computer_pause)
+            return self._game_screen(self.session)
         return super().get_default_screen()
+
+    def _game_screen(self, session: saves.Session) -> GameScreen:
+        """The game screen playing ``session`` through a local seat."""
+        from table.local import LocalSeat
+        from tui.screens.game import GameScreen
+
+        return GameScreen(LocalSeat(session, pace=self.computer_pause))
 
     # ---------------------------------------------------------------- start-up
 
@@ -119,20 +127,11 @@ class MykerinosApp(App[None]):
     def save_now(self) -> None:
         """Write the game if the last autosave failed (every move is saved as played).
         Runs in the event loop, so never in the middle of a move being applied."""
-        import saves
-
-        session = self.current_session()
-        if session is not None and session.unsaved:
-            with contextlib.suppress(saves.SaveError):
-                session.save()
-
-    def current_session(self) -> saves.Session | None:
         from tui.screens.game import GameScreen
 
-        for screen in reversed(self.screen_stack):
+        for screen in self.screen_stack:
             if isinstance(screen, GameScreen):
-                return screen.session
-        return self.session
+                screen.seat.flush()
 
     def hang_up(self) -> None:
         """SIGHUP, the terminal is gone (SSH dropped): save and leave at once. A clean
@@ -162,7 +161,7 @@ class MykerinosApp(App[None]):
             self.pop_screen()
         base = self.screen_stack[0]
         if isinstance(base, GameScreen):
-            base.stop_computer()
+            base.leave()
         self.push_screen(screen)
         self.check_size()
 
@@ -196,10 +195,8 @@ class MykerinosApp(App[None]):
         self.open_game(session)
 
     def open_game(self, session: saves.Session) -> None:
-        from tui.screens.game import GameScreen
-
         self.session = session
-        self.show_main(GameScreen(session, pause=self.computer_pause))
+        self.show_main(self._game_screen(session))
 
     def load_game(self, name: str) -> None:
         import saves
@@ -227,10 +224,18 @@ class MykerinosApp(App[None]):
 
         self.push_screen(LoadScreen(self.store), chosen)
 
-    def open_replay(self, session: saves.Session) -> None:
+    # ---------------------------------------------------------------- screens' requests
+
+    def on_new_game_requested(self, _message: NewGameRequested) -> None:
+        self.start_new_game()
+
+    def on_load_requested(self, _message: LoadRequested) -> None:
+        self.open_load()
+
+    def on_replay_requested(self, message: ReplayRequested) -> None:
         from tui.screens.replay import ReplayScreen
 
-        self.push_screen(ReplayScreen(session))
+        self.push_screen(ReplayScreen((message.states, message.actions), title=message.title))
 
     # ---------------------------------------------------------------- too small
 

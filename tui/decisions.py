@@ -32,8 +32,20 @@ KEY_LABELS = {
 """Short words for the action bar, which must fit 80 columns with every key usable."""
 
 
+_last_usable: tuple[tuple[core.Action, ...] | None, list[str]] = (None, [])
+"""The answer for the last list of legal actions asked about: the keys bar asks once per
+key binding after every move, always about the same list (the seat keeps it per state)."""
+
+
 def usable_keys(legal: tuple[core.Action, ...]) -> list[str]:
     """The action keys (a, b, p, v, l, s, k, t, n, m, x) that lead to a legal action now."""
+    global _last_usable
+    if _last_usable[0] is not legal:
+        _last_usable = (legal, _usable_keys(legal))
+    return _last_usable[1]
+
+
+def _usable_keys(legal: tuple[core.Action, ...]) -> list[str]:
     whole = {"p": core.Pass, "s": core.Brown, "x": core.NeutralSkip}
     keys = []
     for key in KEY_LABELS:

@@ -53,3 +53,13 @@ def play_until(session: saves.Session, wanted, seed: int = 1, limit: int = 3000)
             return
         session.apply(rng.choice(sorted(legal, key=core.format_action)))
     raise AssertionError("the wanted position was not reached")
+
+
+async def settle(pilot, done, limit: int = 3000) -> None:
+    """Let the app run (computer moves, hints in their threads) until ``done()`` holds;
+    bounded by ``limit`` short pauses, then fails."""
+    for _ in range(limit):
+        if done():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app never reached the awaited state")

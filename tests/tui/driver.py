@@ -14,6 +14,7 @@ from textual import events
 import core
 from core.region import WIDTH
 from tui import decisions, placement
+from tui.draft import Mode
 from tui.screens.game import GameScreen
 from tui.screens.summary import FinalScreen, SeasonSummaryScreen
 from tui.widgets.museum import MuseumView
@@ -38,7 +39,7 @@ class KeyPlayer:
 
     @property
     def state(self) -> core.GameState:
-        return self.game.session.state
+        return self.game.seat.session.state
 
     async def dismiss_summaries(self) -> None:
         while isinstance(self.app.screen, SeasonSummaryScreen):
@@ -46,9 +47,9 @@ class KeyPlayer:
 
     async def play(self, action: core.Action) -> None:
         """Press the keys of ``action`` and check the session applied exactly it."""
-        before = len(self.game.session.actions)
+        before = len(self.game.seat.session.actions)
         await self.press_action(action)
-        session = self.game.session
+        session = self.game.seat.session
         # Computer seats may already have played after it (no pause in tests).
         assert len(session.actions) > before, (
             f"{core.format_action(action)} was not applied: {self.game.query_one('#actions').text}"
@@ -72,7 +73,7 @@ class KeyPlayer:
         spaces = placement.spaces_of(action)
         kind = next(k for k in placement.KINDS if k.matches(action))
         await self.pilot.press(kind.key)
-        if self.game.mode == "variant":
+        if self.game.mode is Mode.VARIANT:
             await self.pilot.press("a" if kind.cubes == 1 else "b")
         for space in spaces:
             await self.move_to(space)

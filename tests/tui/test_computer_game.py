@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import core
 import saves
-from tests.tui.conftest import app_for, session_for
+from tests.tui.conftest import app_for, session_for, settle
+from tui.draft import Mode
 from tui.screens.summary import FinalScreen, SeasonSummaryScreen
 
 BOTS = [
@@ -22,14 +23,12 @@ async def test_three_computer_seats_play_to_the_final_scores(store) -> None:
     app = app_for(store, resume="bots")
     summaries = 0
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(3000):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+        for _ in range(4):
+            await settle(pilot, lambda: isinstance(app.screen, FinalScreen | SeasonSummaryScreen))
             if isinstance(app.screen, FinalScreen):
                 break
-            if isinstance(app.screen, SeasonSummaryScreen):
-                summaries += 1
-                await pilot.press("enter")
+            summaries += 1
+            await pilot.press("enter")
         assert isinstance(app.screen, FinalScreen), f"stuck on {app.screen!r}"
         table = " ".join(str(w.render()) for w in app.screen.query("*"))
         assert "wins" in table or "share" in table
@@ -40,12 +39,7 @@ async def test_three_computer_seats_play_to_the_final_scores(store) -> None:
 
 
 async def _until_human(app, pilot, game) -> None:
-    for _ in range(200):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if game.human_to_play:
-            return
-    raise AssertionError("the computers never handed back")
+    await settle(pilot, lambda: game.mode is not Mode.WAIT)
 
 
 async def test_the_computers_cubes_stay_marked_until_the_human_decides(store) -> None:
@@ -75,10 +69,9 @@ async def test_the_hint_key_names_a_legal_move_without_playing_it(store) -> None
     async with app.run_test(size=(80, 24)) as pilot:
         game = app.screen
         await _until_human(app, pilot, game)
-        before = list(game.session.actions)
+        before = list(game.seat.session.actions)
         await pilot.press("slash")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot, lambda: "thinking" not in game.query_one("#actions").text)
         text = game.query_one("#actions").text
         assert "Hint: " in text
         hinted = text.split("Hint: ", 1)[1].strip()
@@ -86,4 +79,4 @@ async def test_the_hint_key_names_a_legal_move_without_playing_it(store) -> None
 
         described = [describe_action(game.state, a) for a in game.legal]
         assert any(d.endswith(hinted) for d in described), hinted
-        assert game.session.actions == before, "a hint must not play the move"
+        assert game.seat.session.actions == before, "a hint must not play the move"

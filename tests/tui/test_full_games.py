@@ -23,7 +23,7 @@ async def test_three_player_hot_seat_game_from_new_game_form_to_final_scores(sto
         await pilot.press("tab", "tab", "tab", "left", "left")
         await pilot.press("enter")
         assert isinstance(app.screen, GameScreen)
-        session = app.screen.session
+        session = app.screen.seat.session
         assert [s.kind for s in session.seats] == ["human"] * 3
         assert session.seed == 11
         driver = KeyPlayer(app, pilot)
@@ -48,7 +48,7 @@ async def test_two_player_game_with_neutral_placements(store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         driver = KeyPlayer(app, pilot)
         await driver.play_game(quick_chooser(seed=8, pass_after=2, prefer_neutral=True))
-        kinds = {type(a) for a in driver.game.session.actions}
+        kinds = {type(a) for a in driver.game.seat.session.actions}
         assert {core.NeutralExcavate, core.NeutralExtend} <= kinds
         assert core.is_over(store.load(session.name).state)
 

@@ -6,9 +6,11 @@ import pytest
 
 import core
 from core.region import WIDTH, space_name
-from tests.tui.conftest import HOT_SEAT_2, app_for, play_until, session_for
+from tests.tui.conftest import HOT_SEAT_2, app_for, play_until, session_for, settle
 from tests.tui.driver import KeyPlayer
 from tui import placement
+from tui.draft import Mode
+from tui.screens.game import GameScreen
 from tui.widgets.region import RegionView
 
 
@@ -114,8 +116,8 @@ class TestRefusalsAndBackingOut:
             await pilot.press("enter")
             bar = driver.game.query_one("#actions").text
             assert f"{space_name(pyramid)} holds a pyramid" in bar
-            assert len(driver.game.session.actions) == len(session.actions)
-            assert driver.game.mode == "place"
+            assert len(driver.game.seat.session.actions) == len(session.actions)
+            assert driver.game.mode is Mode.PLACE
 
     async def test_extend_far_from_own_cubes_is_refused(self, store) -> None:
         session = session_for(store, _hot3(), seed=7, name="pos")
@@ -145,13 +147,13 @@ class TestRefusalsAndBackingOut:
             await pilot.press("b")
             await driver.move_to(first.first)
             await pilot.press("enter")
-            assert driver.game.placed == (first.first,)
+            assert driver.game.draft.placed == (first.first,)
             assert driver.game.query_one(RegionView).picture.placed == (first.first,)
             await pilot.press("escape")
-            assert driver.game.placed == () and driver.game.mode == "place"
+            assert driver.game.draft.placed == () and driver.game.mode is Mode.PLACE
             await pilot.press("escape")
-            assert driver.game.mode == "choose"
-            assert len(driver.game.session.actions) == len(session.actions)
+            assert driver.game.mode is Mode.CHOOSE
+            assert len(driver.game.seat.session.actions) == len(session.actions)
 
     async def test_undo_and_redo(self, store) -> None:
         session = session_for(store, _hot3(), seed=7, name="pos")
@@ -160,9 +162,9 @@ class TestRefusalsAndBackingOut:
             driver = KeyPlayer(app, pilot)
             await driver.play(core.Pass())
             await pilot.press("u")
-            assert driver.game.session.actions == []
+            assert driver.game.seat.session.actions == []
             await pilot.press("U")
-            assert driver.game.session.actions == [core.Pass()]
+            assert driver.game.seat.session.actions == [core.Pass()]
         assert store.load(session.name).actions == [core.Pass()]
 
 
@@ -177,22 +179,20 @@ async def test_computer_seats_play_in_a_worker_and_hand_back(store) -> None:
     app = app_for(store, resume="solo")
     async with app.run_test(size=(80, 24)) as pilot:
         driver = KeyPlayer(app, pilot)
-        for _ in range(50):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            if driver.state.current_player == 0:
-                break
-        assert driver.state.current_player == 0
+        await settle(pilot, lambda: driver.state.current_player == 0)
         await driver.play(core.Pass())
-        for _ in range(200):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            if driver.state.current_player == 0 or core.is_over(driver.state):
-                break
+        await settle(
+            pilot,
+            lambda: (
+                driver.state.current_player == 0
+                or core.is_over(driver.state)
+                or not isinstance(app.screen, GameScreen)
+            ),
+        )
         await driver.dismiss_summaries()
         lines = [line.plain for line in driver.game.query_one("#log").lines]
         assert any("Bot1" in line for line in lines)
-        assert any(isinstance(a, core.Pass) for a in driver.game.session.actions)
+        assert any(isinstance(a, core.Pass) for a in driver.game.seat.session.actions)
 
 
 def _hot3():
@@ -213,7 +213,7 @@ async def test_hjkl_move_the_cursor_only_while_placing(store) -> None:
         await driver.move_to(WIDTH + 3)
         await pilot.press("l", "j", "h", "h", "k")
         assert region.cursor == WIDTH + 2
-        assert driver.game.mode == "place"
+        assert driver.game.mode is Mode.PLACE
 
 
 async def test_too_small_message_comes_and_goes_with_resizes(store) -> None:
@@ -232,7 +232,7 @@ async def test_too_small_message_comes_and_goes_with_resizes(store) -> None:
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
-        assert app.screen.mode == "place"
+        assert app.screen.mode is Mode.PLACE
 
 
 async def test_a_closed_museum_room_is_refused_with_the_reason(store) -> None:
@@ -257,7 +257,7 @@ async def test_a_closed_museum_room_is_refused_with_the_reason(store) -> None:
         await pilot.press("enter")
         bar = driver.game.query_one("#actions").text
         assert "5-room" in bar and ("already taken" in bar or "needs one of your cubes" in bar)
-        assert len(driver.game.session.actions) == len(session.actions)
+        assert len(driver.game.seat.session.actions) == len(session.actions)
 
 
 async def test_final_screen_keys_lead_to_replay_and_a_new_game(store) -> None:
@@ -278,7 +278,7 @@ async def test_final_screen_keys_lead_to_replay_and_a_new_game(store) -> None:
         await pilot.press("n")
         assert isinstance(app.screen, NewGameScreen)
         await pilot.press("enter")
-        assert app.screen.session.name != "pos"
+        assert app.screen.seat.session.name != "pos"
 
 
 async def test_help_opens_with_question_mark_and_f1_and_shows_the_rulings(store) -> None:
@@ -303,7 +303,7 @@ async def test_save_as_renames_the_game(store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+s", "ctrl+a", "ctrl+k", *"sunday", "enter")
         await pilot.pause()
-        assert app.screen.session.name == "sunday"
+        assert app.screen.seat.session.name == "sunday"
         await KeyPlayer(app, pilot).play(core.Pass())
     assert store.load("sunday").actions == [core.Pass()]
 
@@ -314,7 +314,7 @@ async def test_quit_asks_first_and_the_game_stays_saved(store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await KeyPlayer(app, pilot).play(core.Pass())
         await pilot.press("q", "n")
-        assert app.is_running and app.screen.session is not None
+        assert app.is_running and app.screen.seat.session is not None
         await pilot.press("q", "y")
         await pilot.pause()
         assert not app.is_running
@@ -353,12 +353,12 @@ async def test_o_opens_another_saved_game(store) -> None:
         await pilot.press("o")
         assert isinstance(app.screen, LoadScreen)
         await pilot.press("escape")
-        assert isinstance(app.screen, GameScreen) and app.screen.session.name == "first"
+        assert isinstance(app.screen, GameScreen) and app.screen.seat.session.name == "first"
         await pilot.press("o")
         names = [s.name for s in store.list()]
         await pilot.press(*["down"] * names.index("second"), "enter")
         await pilot.pause()
-        assert isinstance(app.screen, GameScreen) and app.screen.session.name == "second"
+        assert isinstance(app.screen, GameScreen) and app.screen.seat.session.name == "second"
 
 
 @pytest.mark.parametrize(("key", "screen_name"), [("r", "GameScreen"), ("n", "NewGameScreen"),
@@ -374,7 +374,7 @@ async def test_launch_offers_to_resume_the_unfinished_game(store, key, screen_na
         await pilot.pause()
         assert type(app.screen).__name__ == screen_name
         if key == "r":
-            assert app.screen.session.name == "waiting"
+            assert app.screen.seat.session.name == "waiting"
 
 
 async def test_an_action_key_with_nothing_legal_says_why(store) -> None:
@@ -388,4 +388,4 @@ async def test_an_action_key_with_nothing_legal_says_why(store) -> None:
         assert "no cube on the region to extend from" in game.query_one("#actions").text
         await pilot.press("v")
         assert "no untilted Lady Violet card" in game.query_one("#actions").text
-        assert game.session.actions == [] and game.mode == "choose"
+        assert game.seat.session.actions == [] and game.mode is Mode.CHOOSE

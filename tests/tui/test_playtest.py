@@ -14,7 +14,7 @@ import saves
 from core.state import SurveyStep
 from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
 from tests.tui.driver import KeyPlayer
-from tui import look
+from tui import decisions, look
 from tui.__main__ import main
 from tui.screens.load import short_title
 from tui.widgets.actionbar import ActionBar
@@ -97,7 +97,7 @@ async def test_escape_from_the_load_list_goes_back_to_the_resume_offer(store) ->
         assert isinstance(app.screen, ResumeScreen)
         await pilot.press("enter")
         await pilot.pause()
-        assert app.screen.session.name == "waiting"
+        assert app.screen.seat.session.name == "waiting"
     assert [s.name for s in store.list()] == ["waiting"]
 
 
@@ -161,7 +161,7 @@ async def test_the_cursor_stays_on_the_cube_just_placed(store) -> None:
         await pilot.press("b")
         await driver.move_to(extend.first)
         await pilot.press("enter")
-        assert app.screen.placed == (extend.first,) and region.cursor == extend.first
+        assert app.screen.draft.placed == (extend.first,) and region.cursor == extend.first
         await pilot.press("escape")
         assert region.cursor == extend.first
 
@@ -202,11 +202,22 @@ def test_short_room_words() -> None:
     assert words[10] == f"{first[:2]}/{core.Patron(wings[1]).name.title()[:2]} 2"
 
 
-def test_a_refused_booking_gives_the_reason_alone() -> None:
-    from tui.screens.game import refusal_words
-
-    error = core.IllegalActionError("book F1", "the Violet 5-room needs one of your cubes")
-    assert refusal_words(error) == "the Violet 5-room needs one of your cubes"
+async def test_a_refused_booking_gives_the_reason_alone(store) -> None:
+    """Enter on a 5-room nobody may book yet: the action bar gives core's reason, without
+    the action's notation."""
+    session = session_for(store, HOT_SEAT_3, seed=7, name="pos")
+    play_until(session, lambda s, legal: any(isinstance(a, core.BookRoom) for a in legal))
+    seat = session.state.current
+    assert all(session.state.museum[r] != seat for r in range(15)), "pick another position"
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        options = decisions.survey_options(session.state, core.legal_actions(session.state))
+        await pilot.press(str(next(i for i, o in enumerate(options, 1) if o.action is None)))
+        await pilot.press("left", "left")  # the wing's 5-room: closed without a room beside
+        await pilot.press("enter")
+        text = app.screen.query_one("#actions").text
+        assert "✗ the " in text and "5-room" in text and "book " not in text
+        assert session.actions == store.load("pos").actions  # nothing was played
 
 
 def test_resume_of_a_missing_save_is_a_command_line_error(store, capsys) -> None:
@@ -233,17 +244,26 @@ def test_season_summary_names_rooms_in_words() -> None:
         state = core.apply_action(state, rng.choice(core.legal_actions(state)))
     assert any(room >= 0 for room in state.museum)  # rooms were booked this season
     console = Console(width=76, file=io.StringIO(), record=True)
-    console.print(SeasonSummaryScreen(start, state, 1)._table())
+    console.print(SeasonSummaryScreen([start, state], 1)._table())
     table = console.export_text()
     assert not ROOM_CODE.search(table)
     assert any(look.room_short(state.wings, r) in table for r in range(15) if state.museum[r] >= 0)
 
 
 async def test_save_as_says_which_letters_a_name_may_hold(store) -> None:
+    """A refused name keeps the dialog open with the reason, so it can be corrected; an
+    empty one too (it used to close the dialog silently)."""
+    from tui.screens.dialogs import SaveAsScreen
+
     session_for(store, HOT_SEAT_3, seed=7, name="pos")
     app = app_for(store, resume="pos")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+s", "ctrl+a", "ctrl+k", *"Zoë", "enter")
-        await pilot.pause()
-        said = " ".join(str(n.message) for n in app._notifications)
-        assert "ASCII letters" in said and app.screen.session.name == "pos"
+        dialog = app.screen
+        assert isinstance(dialog, SaveAsScreen), "a refused name must keep the dialog open"
+        assert "ASCII letters" in str(dialog.query_one("#refusal").render())
+        await pilot.press("ctrl+a", "ctrl+k", "enter")
+        assert app.screen is dialog and "Type a name" in str(dialog.query_one("#refusal").render())
+        await pilot.press(*"Zoe", "enter")
+        assert not isinstance(app.screen, SaveAsScreen)
+        assert app.screen.seat.session.name == "Zoe"

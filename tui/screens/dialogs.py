@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -9,6 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
+
+from table.seat import SeatError
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -33,22 +36,36 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class SaveAsScreen(ModalScreen[str | None]):
-    """Ask for a save name; Enter saves, Esc cancels. The saves side checks the name."""
+    """Ask for a name and save under it; Enter saves, Esc cancels. ``save(name)`` does it
+    and returns what to tell the player, or raises ``SeatError`` saying why not: the dialog
+    then stays open with the reason, so the name can be corrected. Dismisses with the
+    sentence to tell, or None when cancelled."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, current: str) -> None:
+    def __init__(self, current: str, save: Callable[[str], str]) -> None:
         super().__init__()
         self.current = current
+        self.save = save
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Save this game as:")
             yield Input(value=self.current, id="name")
+            yield Static("", id="refusal", markup=False)
             yield Static("[b]Enter[/b] save    [b]Esc[/b] cancel", classes="keys")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        name = event.value.strip()
+        try:
+            if not name:
+                raise SeatError("Type a name for the save (letters, digits, spaces, _ and -).")
+            said = self.save(name)
+        except SeatError as exc:
+            self.query_one("#refusal", Static).update(f"✗ {exc}")
+            self.app.bell()
+            return
+        self.dismiss(said)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

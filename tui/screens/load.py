@@ -15,7 +15,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
+
+from tui.widgets.keys import KeysBar
 
 if TYPE_CHECKING:
     import saves
@@ -94,7 +96,7 @@ class LoadScreen(Screen[str | None]):
             table.add_column(label, width=width)
         yield table
         yield Static(id="load-detail", markup=False)
-        yield Footer()
+        yield KeysBar()
 
     def on_mount(self) -> None:
         self.refresh_list()

@@ -56,20 +56,24 @@ class NewGameScreen(Screen[None]):
         Binding("enter", "start", "Start"),
         Binding("down", "app.focus_next", "Next field", show=False),
         Binding("up", "app.focus_previous", "Previous field", show=False),
-        Binding("escape", "cancel", "Back"),  # "Quit" when there is no game to go back to
+        # Esc goes back to the game in progress, or quits when there is none (check_action
+        # enables one of the two, so the keys bar names what Esc does).
+        Binding("escape", "cancel", "Back"),
+        Binding("escape", "quit", "Quit"),
         Binding("question_mark,f1", "help", "Help"),
         # q is typed into a name field when one has focus; Esc and ctrl+q work everywhere.
-        Binding("q,ctrl+q", "quit", "Quit"),
+        Binding("q,ctrl+q", "quit", "Quit", show=False),
     ]
 
     def __init__(self, seed: int | None = None, can_cancel: bool = False) -> None:
         super().__init__()
         self.seed = seed
         self.can_cancel = can_cancel
-        if not can_cancel:
-            # Esc quits here: say so in the keys bar, which also shows it while a text field
-            # has focus (q is then typed, and Textual keeps ctrl+q for itself, unshown).
-            self._bindings.key_to_bindings["escape"] = [Binding("escape", "cancel", "Quit")]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":
+            return self.can_cancel
+        return True
 
     def compose(self) -> ComposeResult:
         with Vertical(id="new-game"):
@@ -153,11 +157,8 @@ class NewGameScreen(Screen[None]):
         self.post_message(self.Chosen(choice))
 
     def action_cancel(self) -> None:
-        """Esc: back to the game in progress, or, without one, quit."""
-        if self.can_cancel:
-            self.post_message(self.Chosen(None))
-        else:
-            self.action_quit()
+        """Esc: back to the game in progress."""
+        self.post_message(self.Chosen(None))
 
     def action_quit(self) -> None:
         """Leave the program: nothing has started, so nothing is lost."""

@@ -16,10 +16,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 
 import core
 from core.region import WIDTH, rows_in, space_name
+from tui.widgets.keys import KeysBar
 
 if TYPE_CHECKING:
     import saves
@@ -150,7 +151,7 @@ class ReplayScreen(Screen[None]):
             log = OptionList(*self._log_lines(), id="replay-log")
             log.can_focus = False
             yield log
-        yield Footer()
+        yield KeysBar()
 
     def _log_lines(self) -> list[str]:
         return [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table
@@ -14,10 +15,11 @@ from textual.widgets import Static
 
 import core
 from tui import look
+from tui.messages import NewGameRequested, ReplayRequested
 from tui.widgets.keys import KeysBar
 
 if TYPE_CHECKING:
-    import saves
+    from table.seat import GameSeat
 
 
 def _player_cell(state: core.GameState, seat: int) -> Text:
@@ -38,9 +40,12 @@ class SeasonSummaryScreen(ModalScreen[None]):
         Binding("enter,space,escape", "close", "Continue"),
     ]
 
-    def __init__(self, start: core.GameState, now: core.GameState, season: int) -> None:
+    def __init__(self, states: Sequence[core.GameState], season: int) -> None:
+        """The summary of ``season`` from the game's ``states`` (the last is the position
+        now, at the start of the next season)."""
         super().__init__()
-        self.start, self.now, self.season = start, now, season
+        self.now, self.season = states[-1], season
+        self.start = next((s for s in states if s.season == season), self.now)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide", id="season-summary"):
@@ -82,10 +87,10 @@ class FinalScreen(Screen[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, session: saves.Session) -> None:
+    def __init__(self, seat: GameSeat) -> None:
         super().__init__()
-        self.session = session
-        self.state = session.state
+        self.seat = seat
+        self.state = seat.state
 
     def compose(self) -> ComposeResult:
         scores = core.final_scores(self.state)
@@ -155,14 +160,11 @@ class FinalScreen(Screen[None]):
         self.app.pop_screen()
 
     def action_new_game(self) -> None:
-        start = getattr(self.app, "start_new_game", None)
-        if start is not None:
-            start()
+        self.post_message(NewGameRequested())
 
     def action_replay(self) -> None:
-        open_replay = getattr(self.app, "open_replay", None)
-        if open_replay is not None:
-            open_replay(self.session)
+        states, actions = self.seat.history()
+        self.post_message(ReplayRequested(states, actions, self.seat.title))
 
     def action_quit(self) -> None:
         self.app.exit()

@@ -21,7 +21,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 import core
-from core.region import WIDTH, rows_in
+from core.region import WIDTH, rows_in, spaces_of
 from tui import look
 
 Space = int
@@ -59,6 +59,16 @@ class Metrics:
 
 COMPACT = Metrics(cell=3, gap=2)
 ROOMY = Metrics(cell=5, gap=4)
+
+
+def new_cubes(before: core.GameState, after: core.GameState) -> frozenset[Space]:
+    """Spaces holding a cube in ``after`` that were empty in ``before`` (same season)."""
+    if after.season != before.season or len(after.cubes) != len(before.cubes):
+        return frozenset()
+    new = 0
+    for old, now in zip(before.cubes, after.cubes, strict=True):
+        new |= now & ~old
+    return frozenset(spaces_of(new))
 
 
 class RegionView(Widget, can_focus=True):
@@ -134,6 +144,14 @@ class RegionView(Widget, can_focus=True):
         row = min(max(row + dy, 0), self.rows - 1)
         col = min(max(col + dx, 0), WIDTH - 1)
         self.move_cursor(row * WIDTH + col)
+
+    def move_near(self, spaces: frozenset[Space]) -> None:
+        """Move the cursor to the nearest of ``spaces``, unless it is on one already."""
+        if spaces and self.cursor not in spaces:
+            row, col = divmod(self.cursor, WIDTH)
+            self.move_cursor(
+                min(spaces, key=lambda s: (abs(s // WIDTH - row) + abs(s % WIDTH - col), s))
+            )
 
     def move_cursor(self, space: Space) -> None:
         if space != self.cursor:

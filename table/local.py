@@ -1,0 +1,195 @@
+"""The local seat: a game saved on this machine, played at this one terminal.
+
+Every human seat decides here (hot-seat); computer seats are played by ``core.ai`` in a
+worker thread while :meth:`LocalSeat.run` runs, with a short pause after each move so
+people can follow it (skippable). Every action goes through the ``saves.Session``, which
+checks it with ``core`` and autosaves it at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+import core
+import saves
+from core.ai import Bot, make_bot
+from table.seat import Listener, Player, SeatError, Update
+
+BOT_SEED_STRIDE = 8
+"""A computer seat's bot is seeded ``game seed * 8 + seat``: each seat differs, and a
+resumed game's computers play as they would have."""
+
+
+class LocalSeat:
+    """A :class:`table.seat.GameSeat` over a ``saves.Session``."""
+
+    def __init__(self, session: saves.Session, *, pace: float = 0.4) -> None:
+        self.session = session
+        self.pace = pace
+        """Seconds a computer's move stays "being played" so people can follow (0 in tests)."""
+        self._listeners: list[Listener] = []
+        self._bots: dict[int, Bot] = {}
+        self._legal_for: core.GameState | None = None
+        self._legal: tuple[core.Action, ...] = ()
+        self._held = False
+        self._changed = asyncio.Event()
+        self._hurry = asyncio.Event()
+
+    # ---------------------------------------------------------------- what it shows
+
+    @property
+    def title(self) -> str:
+        return self.session.title
+
+    @property
+    def name(self) -> str:
+        """The save's name in the save folder."""
+        return self.session.name
+
+    @property
+    def state(self) -> core.GameState:
+        return self.session.state
+
+    @property
+    def players(self) -> Sequence[Player]:
+        return tuple(Player(s.name, s.colour, s.level) for s in self.session.seats)
+
+    @property
+    def status(self) -> str | None:
+        return "NOT SAVED" if self.session.unsaved else None
+
+    @property
+    def unsaved(self) -> int:
+        return 1 if self.session.unsaved else 0
+
+    @property
+    def saved_note(self) -> str:
+        return f"The game is saved as {self.session.name!r}."
+
+    def flush(self) -> None:
+        if self.session.unsaved:
+            with contextlib.suppress(saves.SaveError):
+                self.session.save()
+
+    def decides_here(self, seat: int | None) -> bool:
+        return (
+            seat is not None
+            and 0 <= seat < len(self.session.seats)
+            and (not self.session.is_computer(seat))
+        )
+
+    def legal_actions(self) -> tuple[core.Action, ...]:
+        state = self.state
+        if self._legal_for is not state:
+            self._legal_for, self._legal = state, core.legal_actions(state)
+        return self._legal
+
+    def history(self) -> tuple[Sequence[core.GameState], Sequence[core.Action]]:
+        return self.session.states(), list(self.session.actions)
+
+    # ---------------------------------------------------------------- playing
+
+    def play(self, action: core.Action) -> None:
+        if not self.decides_here(self.state.current_player):
+            raise SeatError("It is not your decision: wait for your turn.")
+        self._apply(action)
+
+    def _apply(self, action: core.Action) -> None:
+        """Apply through the session (core checks it; the session autosaves) and tell."""
+        before = self.state
+        problem = None
+        try:
+            events = self.session.apply(action)
+        except saves.SaveError as exc:
+            # The move is kept in memory; the next successful save writes it.
+            events, problem = [], str(exc)
+        self._tell(Update("played", self.state, before, action, tuple(events), problem=problem))
+
+    def can_undo(self) -> bool:
+        return self.session.can_undo()
+
+    def undo(self) -> None:
+        if not self.session.can_undo():
+            raise SeatError("There is nothing of yours to take back in this season.")
+        self._rewind(self.session.undo, "Undone: back to your last decision.")
+
+    def can_redo(self) -> bool:
+        return self.session.can_redo()
+
+    def redo(self) -> None:
+        if not self.session.can_redo():
+            raise SeatError("There is nothing to redo.")
+        self._rewind(self.session.redo, "Redone.")
+
+    def _rewind(self, step: Callable[[], None], note: str) -> None:
+        problem = None
+        try:
+            step()
+        except saves.SaveError as exc:
+            problem = str(exc)
+        self._tell(Update("rewound", self.state, note=note, problem=problem))
+
+    def save_as(self, name: str) -> str:
+        try:
+            self.session.save_as(name)
+        except saves.SaveError as exc:
+            raise SeatError(str(exc)) from None
+        self._tell(Update("status", self.state))
+        return f"Saved as {self.session.name!r}."
+
+    # ---------------------------------------------------------------- the stream
+
+    def listen(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _tell(self, update: Update) -> None:
+        self._changed.set()
+        for listener in self._listeners:
+            listener(update)
+
+    async def run(self) -> None:
+        """Play the computer seats whenever one decides, until cancelled."""
+        while True:
+            seat = self.state.current_player
+            if self._held or seat is None or not self.session.is_computer(seat):
+                self._changed.clear()
+                await self._changed.wait()
+                continue
+            await self._computer_turn(seat)
+
+    async def _computer_turn(self, seat: int) -> None:
+        state = self.state
+        self._hurry.clear()
+        stop = threading.Event()
+        started = time.monotonic()
+        try:
+            action = await asyncio.to_thread(self._bot(seat).choose, state)
+        except asyncio.CancelledError:
+            stop.set()  # the search polls it: the thread ends within a simulation
+            raise
+        wait = self.pace - (time.monotonic() - started)
+        if wait > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._hurry.wait(), wait)
+        if self.state is state:  # not undone or replaced meanwhile
+            self._apply(action)
+
+    def _bot(self, seat: int) -> Bot:
+        if seat not in self._bots:
+            level = self.session.seat_level(seat) or "normal"
+            self._bots[seat] = make_bot(level, seed=self.session.seed * BOT_SEED_STRIDE + seat)
+        return self._bots[seat]
+
+    def hurry(self) -> None:
+        self._hurry.set()
+
+    def hold(self, held: bool) -> None:
+        self._held = held
+        self._changed.set()
+
+    def close(self) -> None:
+        self._held = True
