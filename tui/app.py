@@ -10,17 +10,22 @@ import asyncio
 import contextlib
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
 from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import ModalScreen
 
 from tui.messages import LoadRequested, NewGameRequested, ReplayRequested
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     import saves
     from tui.screens.game import GameScreen
     from tui.screens.new_game import NewGameChoice, NewGameScreen
@@ -38,6 +43,11 @@ class MykerinosApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "Mykerinos"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Textual's own ctrl+q quits at once and its ctrl+c only says "press ctrl+q": both
+        # go through the game's quit question instead, like q (nothing unsaved is lost).
+        Binding("ctrl+q,ctrl+c", "request_quit", "Quit", show=False, priority=True),
+    ]
 
     def __init__(
         self,
@@ -80,6 +90,41 @@ class MykerinosApp(App[None]):
         from tui.screens.game import GameScreen
 
         return GameScreen(LocalSeat(session, pace=self.computer_pause))
+
+    def get_driver_class(self) -> type[Driver]:
+        """On POSIX terminals, Textual's driver made safe against the end of input and
+        bytes that are not UTF-8 (`tui.terminal`)."""
+        if sys.platform == "win32":
+            return super().get_driver_class()
+        from tui.terminal import TerminalDriver
+
+        return TerminalDriver
+
+    def _fatal_error(self) -> None:
+        """An unexpected error (Textual's one hook for it): the game is saved, the full
+        report goes to a file, and the player reads one line saying where; never a
+        traceback, whose locals could show raw save bytes to a remote player."""
+        from tui import crash
+
+        self.save_now()
+        error = sys.exc_info()[1] or RuntimeError("unknown error")
+        self.bell()
+        self.panic(crash.one_line(crash.write_report(error)))
+
+    def action_request_quit(self) -> None:
+        """Ctrl+Q or Ctrl+C: the game's quit question when a game is in front or has moves
+        not saved; otherwise (new-game form, lists) leave at once, nothing being lost."""
+        from tui.screens.dialogs import ConfirmScreen
+        from tui.screens.game import GameScreen
+
+        if isinstance(self.screen, ConfirmScreen):
+            return  # a question is on screen already: it is answered with y or n
+        games = [s for s in self.screen_stack if isinstance(s, GameScreen)]
+        main = next(s for s in reversed(self.screen_stack) if not isinstance(s, ModalScreen))
+        if games and (main is games[-1] or games[-1].seat.unsaved):
+            games[-1].action_quit_game()
+        else:
+            self.exit()
 
     # ---------------------------------------------------------------- start-up
 
