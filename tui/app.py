@@ -25,6 +25,7 @@ from tui.messages import LoadRequested, NewGameRequested, ReplayRequested
 
 if TYPE_CHECKING:
     from textual.driver import Driver
+    from textual.notifications import SeverityLevel
 
     import saves
     from tui.screens.game import GameScreen
@@ -90,6 +91,20 @@ class MykerinosApp(App[None]):
         from tui.screens.game import GameScreen
 
         return GameScreen(LocalSeat(session, pace=self.computer_pause))
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notice is plain text: they quote file names, save titles and players'
+        names, where a ``[/]`` would otherwise crash the app (screens' ``self.notify``
+        lands here too)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def get_driver_class(self) -> type[Driver]:
         """On POSIX terminals, Textual's driver made safe against the end of input and
