@@ -9,42 +9,20 @@ started by a signal handler in the middle of the first cannot interleave with it
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import tempfile
 from pathlib import Path
 
-from saves.errors import SaveError, write_error
+from saves.errors import SaveError, describe_os_error, folder_problem, write_error
 
 TEMP_SUFFIX = ".tmp"
-
-_PROBLEMS = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is exceeded",
-    errno.EROFS: "the save folder is on a read-only file system",
-    errno.EACCES: "permission denied (the save folder is read-only)",
-    errno.EPERM: "permission denied (the save folder is read-only)",
-}
-
-
-def describe_os_error(exc: OSError) -> str:
-    """A short description of ``exc`` in words, without the path (the caller names it)."""
-    return _PROBLEMS.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()
 
 
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically; raises :class:`SaveError` on failure, in
     which case ``path`` keeps its previous content and no temporary file is left behind."""
+    temp = _write_temp(path, data)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
-    except OSError as exc:
-        raise write_error(path, describe_os_error(exc)) from None
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
         os.replace(temp, path)
     except OSError as exc:
         raise write_error(path, describe_os_error(exc)) from None
@@ -53,6 +31,26 @@ def write_atomically(path: Path, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
     fsync_folder(path.parent)
+
+
+def _write_temp(path: Path, data: bytes) -> str:
+    """A fsync'ed temporary file holding ``data`` beside ``path``; its name."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    except OSError as exc:
+        problem = folder_problem(path.parent) or describe_os_error(exc)
+        raise write_error(path, problem) from None
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise write_error(path, describe_os_error(exc)) from None
+    return temp
 
 
 def fsync_folder(folder: Path) -> None:
@@ -74,4 +72,4 @@ def is_temp_file(path: Path) -> bool:
     return path.name.startswith(".") and path.name.endswith(TEMP_SUFFIX)
 
 
-__all__ = ["SaveError", "describe_os_error", "fsync_folder", "is_temp_file", "write_atomically"]
+__all__ = ["SaveError", "fsync_folder", "is_temp_file", "write_atomically"]

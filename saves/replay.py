@@ -10,6 +10,7 @@ from pathlib import Path
 import core
 from saves.errors import load_error
 from saves.format import SaveFile, check_save
+from saves.text import cut, tame
 
 
 def replay(path: Path, save: SaveFile) -> list[core.GameState]:
@@ -26,23 +27,30 @@ def replay(path: Path, save: SaveFile) -> list[core.GameState]:
             colours=[seat.colour for seat in save.players],
         )
     except ValueError as exc:
-        raise load_error(path, f"the players are wrong: {exc}") from None
+        raise load_error(path, f"the players are wrong: {tame(str(exc))}") from None
     states = [state]
     for number, action in enumerate(save.actions, start=1):
         try:
             state = core.apply_action(state, action)
         except core.MalformedActionError as exc:
-            raise load_error(path, f"action {number} of the log is malformed: {exc}") from None
+            raise load_error(
+                path, f"action {number} of the log is malformed: {tame(str(exc))}"
+            ) from None
         except core.IllegalActionError as exc:
             raise load_error(
-                path, f"action {number} of the log ({_notation(action)}) is not legal: {exc}"
+                path,
+                f"action {number} of the log ({_notation(action)}) is not legal: {tame(str(exc))}",
             ) from None
         states.append(state)
     return states
 
 
 def _notation(action: core.Action) -> str:
+    """The action in notation, cut short: a hostile one may list millions of spaces."""
+    spaces = getattr(action, "spaces", ())
+    if len(spaces) > 8:
+        return f"a {type(action).__name__} action of {len(spaces)} spaces"
     try:
-        return core.format_action(action)
+        return cut(core.format_action(action))
     except core.MalformedActionError:
-        return repr(action)[:60]
+        return cut(repr(action))

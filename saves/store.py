@@ -2,6 +2,10 @@
 
 A damaged file never breaks the folder: :meth:`SaveStore.list` shows it with its error,
 :meth:`SaveStore.load` raises one :class:`SaveError` naming it, and neither touches it.
+A save must be a plain file directly in the folder: a symbolic link (into the folder or
+out of it, or a loop), a folder, a FIFO or a socket named like a save is shown damaged and
+never followed or read. Times are always time-zone aware and in range
+(:func:`saves.format.safe_time`), so a user interface can convert and sort them freely.
 """
 
 from __future__ import annotations
@@ -19,9 +23,15 @@ import msgspec
 import platformdirs
 
 import core
-from saves.atomic import describe_os_error, is_temp_file
-from saves.errors import SaveError, load_error, write_error
-from saves.format import MAX_FILE_BYTES, SaveFile, decode
+from saves.atomic import is_temp_file
+from saves.errors import (
+    SaveError,
+    describe_os_error,
+    folder_problem,
+    load_error,
+    write_error,
+)
+from saves.format import EARLIEST, LATEST, MAX_FILE_BYTES, SaveFile, decode, safe_time
 from saves.names import SUFFIX, check_name, save_path
 from saves.replay import replay
 from saves.session import Session
@@ -29,6 +39,9 @@ from saves.session import Session
 ENV_SAVE_DIR = "MYKERINOS_SAVE_DIR"
 LEFTOVER_AGE = 60.0
 """Seconds after which a save's temporary file can only be a leftover of a killed write."""
+
+FileKey = tuple[int, int, int]
+"""What tells a version of a file from another cheaply: (mtime in ns, size, inode)."""
 
 
 def default_folder(cli_dir: str | None = None) -> Path:
@@ -52,6 +65,8 @@ class SaveSummary(msgspec.Struct, frozen=True):
     leader: str | None
     """Who leads on points (the winners once finished); None before anyone scores."""
     updated: datetime
+    """When it was last played (for a damaged file: last modified); always time-zone aware
+    and far enough inside ``datetime``'s range to convert to any time zone."""
     finished: bool
     error: str | None = None
 
@@ -75,21 +90,32 @@ class SaveStore:
     def names(self) -> set[str]:
         """The names of the save files in the folder (damaged ones included)."""
         try:
-            entries = list(self.folder.iterdir())
+            entries = os.listdir(self.folder)
         except OSError:
             return set()
-        return {
-            p.name[: -len(SUFFIX)]
-            for p in entries
-            if p.name.endswith(SUFFIX) and not is_temp_file(p) and _is_valid_name(p.stem)
-        }
+        stems = {entry[: -len(SUFFIX)] for entry in entries if entry.endswith(SUFFIX)}
+        return {stem for stem in stems if _is_valid_name(stem)}
+
+    def problem(self) -> str | None:
+        """Why the folder cannot hold saves or be read ("the save folder X is a file, not a
+        folder"), or None (a folder that does not exist yet is fine)."""
+        problem = folder_problem(self.folder)
+        if problem is None and self.folder.exists():
+            try:
+                os.listdir(self.folder)
+            except OSError as exc:
+                problem = f"the save folder {self.folder} cannot be read: " + describe_os_error(
+                    exc, writing=False
+                )
+        return problem
 
     # ------------------------------------------------------------ reading
 
     def read(self, name: str) -> tuple[SaveFile, list[core.GameState]]:
         """The save ``name`` and its replayed states; raises :class:`SaveError`."""
         path = self.path(name)
-        save = decode(path, read_capped(path))
+        data, _ = read_capped(path)
+        save = decode(path, data)
         return save, replay(path, save)
 
     def load(self, name: str) -> Session:
@@ -111,9 +137,10 @@ class SaveStore:
     def _summary(self, name: str) -> SaveSummary:
         path = self.folder / f"{name}{SUFFIX}"
         try:
-            info = path.stat()
+            info = os.lstat(path)
         except OSError as exc:
-            return _damaged(name, load_error(path, describe_os_error(exc)), datetime.now(UTC))
+            problem = describe_os_error(exc, writing=False)
+            return _damaged(name, load_error(path, problem), datetime.now(UTC))
         # A file is only replayed again when it changed.
         key = (info.st_mtime_ns, info.st_size, info.st_ino)
         cached = self._summaries.get(name)
@@ -122,7 +149,7 @@ class SaveStore:
         try:
             summary = _summarise(name, *self.read(name))
         except SaveError as exc:
-            summary = _damaged(name, exc, datetime.fromtimestamp(info.st_mtime, UTC))
+            summary = _damaged(name, exc, _modified(info.st_mtime))
         self._summaries[name] = (key, summary)
         return summary
 
@@ -132,7 +159,7 @@ class SaveStore:
         """Remove save ``name`` (and any temporary file an interrupted write left of it).
 
         Raises :class:`SaveError` if it does not exist (unless ``missing_ok``) or cannot be
-        removed.
+        removed. A symbolic link named like a save is removed itself, never its target.
         """
         path = self.path(name)
         try:
@@ -151,26 +178,74 @@ class SaveStore:
         limit = time.time() - older_than
         for leftover in self.folder.glob(f".{glob.escape(name)}{SUFFIX}.*"):
             with contextlib.suppress(OSError):
-                if is_temp_file(leftover) and leftover.stat().st_mtime <= limit:
+                if is_temp_file(leftover) and leftover.lstat().st_mtime <= limit:
                     leftover.unlink()
 
 
-def read_capped(path: Path) -> bytes:
-    """The bytes of ``path``, refusing non-regular files and files over the size cap
-    before reading them whole; raises :class:`SaveError` naming ``path``."""
+def read_capped(path: Path) -> tuple[bytes, FileKey]:
+    """The bytes of ``path`` and their :data:`FileKey`, refusing links, non-regular files
+    and files over the size cap before reading them whole; raises :class:`SaveError`
+    naming ``path``. Never follows a link and never blocks (on a FIFO)."""
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise load_error(path, "it is not a regular file")
-        _check_size(path, info.st_size)
-        with path.open("rb") as file:
-            data = file.read(MAX_FILE_BYTES + 1)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise load_error(path, "there is no such save") from None
     except OSError as exc:
-        raise load_error(path, f"the file cannot be read: {describe_os_error(exc)}") from None
-    _check_size(path, len(data))  # it may have grown since stat
-    return data
+        raise load_error(path, _unopenable(path, exc)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise load_error(path, f"it is {_kind(info.st_mode)}, not a save file")
+        _check_size(path, info.st_size)
+        data = _read_at_most(fd, MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        problem = describe_os_error(exc, writing=False)
+        raise load_error(path, f"the file cannot be read: {problem}") from None
+    finally:
+        os.close(fd)
+    _check_size(path, len(data))  # it may have grown since fstat
+    return data, (info.st_mtime_ns, info.st_size, info.st_ino)
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    chunks, size = [], 0
+    while size < limit and (chunk := os.read(fd, min(limit - size, 1 << 20))):
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _unopenable(path: Path, exc: OSError) -> str:
+    """Why ``path`` could not be opened, from what it is (a link, a socket...)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        mode = 0
+    if stat.S_ISLNK(mode) or stat.S_ISSOCK(mode):
+        return f"it is {_kind(mode)}, not a save file"
+    return f"the file cannot be read: {describe_os_error(exc, writing=False)}"
+
+
+_KINDS = {
+    stat.S_IFDIR: "a folder",
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFLNK: "a symbolic link (a save must be a plain file)",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+}
+
+
+def _kind(mode: int) -> str:
+    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
+def _modified(mtime: float) -> datetime:
+    """The time of a file's mtime, aware and in range whatever the file system says."""
+    try:
+        return safe_time(datetime.fromtimestamp(mtime, UTC))
+    except (OverflowError, OSError, ValueError):
+        return LATEST if mtime > 0 else EARLIEST
 
 
 def _check_size(path: Path, size: int) -> None:
