@@ -1,4 +1,4 @@
-"""The error of the saves package: a save that cannot be read, written or named.
+"""The errors of the saves package: a save that cannot be read, written, named or played.
 
 Every message is one plain-text sentence (no markup, no control characters, input quoted
 and cut short by :mod:`saves.text`) that names the file or the name and says what is wrong.
@@ -10,8 +10,12 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from saves.text import tame
+
+if TYPE_CHECKING:
+    from saves.lock import Holder
 
 
 class SaveError(Exception):
@@ -25,6 +29,31 @@ class SaveError(Exception):
         super().__init__(message)
         self.path = path
         """The file concerned, when there is one."""
+
+
+class GameOpenElsewhere(SaveError):
+    """The game is open for play in another process (another window, another login).
+
+    ``holder`` says who holds it (pid, user, host, tty, since when), or is None when the
+    lock file could not be read. The game may still be watched or taken over.
+    """
+
+    def __init__(self, message: str, path: Path | None, holder: Holder | None) -> None:
+        super().__init__(message, path)
+        self.holder = holder
+
+
+class ReadOnly(SaveError):
+    """A change was asked of a session that only watches its game: nothing was changed."""
+
+
+class TakenOver(ReadOnly):
+    """Another process took the game over (or deleted it): this session did not apply the
+    change asked, and is read-only from now on. ``holder`` is who took it, when known."""
+
+    def __init__(self, message: str, path: Path | None, holder: Holder | None) -> None:
+        super().__init__(message, path)
+        self.holder = holder
 
 
 def load_error(path: Path, problem: str) -> SaveError:

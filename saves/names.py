@@ -18,6 +18,7 @@ from saves.text import hidden_character, quoted
 
 MAX_NAME_LENGTH: Final = 64
 SUFFIX: Final = ".json"
+LOCK_SUFFIX: Final = ".lock"
 _NAME = re.compile(r"[A-Za-z0-9 _-]+")
 _AUTO_NAME = re.compile(r"game-\d{8}-\d{6}(-\d+)?")
 
@@ -50,6 +51,12 @@ def save_path(folder: Path, name: str) -> Path:
     name is not valid."""
     check_name(name)
     return folder / f"{name}{SUFFIX}"
+
+
+def lock_path(folder: Path, name: str) -> Path:
+    """The hidden lock file of save ``name`` (see :mod:`saves.lock`); never listed."""
+    check_name(name)
+    return folder / f".{name}{LOCK_SUFFIX}"
 
 
 def auto_name(now: datetime, taken: set[str]) -> str:

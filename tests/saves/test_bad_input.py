@@ -17,7 +17,7 @@ import pytest
 
 import core
 import saves
-from tests.saves.helpers import hot_seat, play_random
+from tests.saves.helpers import hot_seat, play_random, save_files
 
 
 def _good_document(store: saves.SaveStore, actions: int = 12) -> dict[str, Any]:
@@ -146,7 +146,7 @@ def test_failed_autosave_keeps_the_move_and_the_old_file(
     unsaved = [session.unsaved]
     assert session.actions[-1] == action
     assert session.path.read_bytes() == before
-    assert [p.name for p in store.folder.iterdir()] == ["full.json"], "no temp file left"
+    assert save_files(store.folder) == ["full.json"], "no temp file left"
     monkeypatch.undo()
     session.apply(core.legal_actions(session.state)[0])
     unsaved.append(session.unsaved)

@@ -60,6 +60,7 @@ def test_hostile_file_is_listed_and_loaded_safely(tmp_path: Path, case: Case) ->
         assert hostile.error is None
         session = _timed(store.load, "hostile")
         assert [seat.name for seat in session.seats] == hostile.players
+        session.close()
     else:
         assert hostile.error is not None and case.words in hostile.error
         _check_message(hostile.error, path)

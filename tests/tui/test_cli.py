@@ -106,6 +106,7 @@ def test_hangup_or_terminate_leaves_cleanly_and_keeps_the_game(store, signal_nam
 
     session = session_for(store, HOT_SEAT_3, seed=7, name="pos")
     session.apply(core.legal_actions(session.state)[0])
+    session.close()  # the game in the pty takes it over
     command = [sys.executable, "-m", "tui", "--save-dir", str(store.folder), "--resume", "pos"]
     pid, fd = pty.fork()
     if pid == 0:  # the child: the game, in the pty
