@@ -203,6 +203,13 @@ def _node(kind: int) -> Maker:
     return lambda path: os.mknod(path, kind | 0o600)
 
 
+def _version_0(moves: list[object]) -> Maker:
+    """A save in the prototype format 0 (see saves.migrations) with these moves."""
+    players = [{"name": n, "colour": c, "computer": None} for n, c in (("A", "blue"), ("B", "red"))]
+    document = {"format": "mykerinos-save", "version": 0, "seed": 1, "players": players}
+    return _raw(_dumps({**document, "moves": moves, "saved": "2025-01-01T00:00:00Z"}))
+
+
 def _timestamp(value: object) -> Maker:
     return _edit(lambda d: d.update(created=value, updated=value))
 
@@ -247,6 +254,8 @@ CASES: list[Case] = [
     Case("text-version", _set("version", "1"), "version '1' is not a number"),
     Case("float-version", _set("version", 1.0), "is not a number"),
     Case("null-version", _set("version", None), "is not a number"),
+    Case("version-0-hostile-move", _version_0(["\x1b[2J" + "x" * 100_000]), "move 1 cannot be"),
+    Case("version-0-move-not-text", _version_0([["deep"] * 1000]), "$.moves[0]"),
     # fields
     Case("seed-is-text", _set("seed", "eleven"), "$.seed"),
     Case("seed-is-float", _set("seed", 11.5), "$.seed"),
