@@ -12,15 +12,17 @@ the file and, for a wrong value, its JSON path.
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
 import core
-from saves.errors import SaveError, load_error, mismatch
+from saves.errors import SaveError, load_error, lower_first, mismatch
 from saves.migrations import OLDEST_VERSION, migrate
+from saves.text import MAX_PLAYER_NAME, check_text, quoted, tame
 
 FORMAT: Final = "mykerinos-save"
 VERSION: Final = 1
@@ -33,11 +35,20 @@ MAX_ACTIONS: Final = 4000
 MAX_SEED: Final = 2**63 - 1
 NOT_AN_OBJECT: Final = "it is not a Mykerinos save (the file is not a JSON object)"
 
+EARLIEST: Final = datetime(1, 1, 2, tzinfo=UTC)
+LATEST: Final = datetime(9999, 12, 30, tzinfo=UTC)
+"""Times in a save are brought into this range (a day inside what ``datetime`` holds), so
+converting one to any time zone can never overflow."""
+
 _PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
 """No control characters: names and titles are printed on a terminal, where a hostile
-file could otherwise move the cursor or change colours."""
+file could otherwise move the cursor or change colours. The other characters that do not
+show as themselves (format characters such as U+202E, separators, private use, unassigned)
+are refused after decoding, by :func:`check_texts` (see :mod:`saves.text`)."""
 
-PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=_PRINTABLE)]
+PlayerName = Annotated[
+    str, msgspec.Meta(min_length=1, max_length=MAX_PLAYER_NAME, pattern=_PRINTABLE)
+]
 Level = Annotated[str, msgspec.Meta(min_length=1, max_length=20)]
 
 
@@ -80,37 +91,65 @@ def encode(save: SaveFile) -> bytes:
 
 
 def decode(path: Path, data: bytes) -> SaveFile:
-    """The save in ``data`` (the bytes of ``path``), migrated to the current version.
+    """The save in ``data`` (the bytes of ``path``), migrated to the current version, its
+    times made time-zone aware (UTC when the file gives none) and brought into range.
 
     Raises :class:`SaveError` naming ``path`` for anything that is not a valid save.
     """
+    data = _utf8_text(path, data)
     header = _peek(path, data)
     version = header.version
     if version == VERSION:
         return _decode_current(path, data)
     try:
         old = msgspec.json.decode(data)
-    except (msgspec.DecodeError, RecursionError) as exc:
-        raise load_error(path, _json_problem(exc)) from None
+    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
+        raise load_error(path, _json_problem(exc, data)) from None
     return _decode_current(path, msgspec.json.encode(migrate(path, old, version)))
+
+
+_BOMS: Final = (
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\xfe\xff", "UTF-16"),
+    (b"\xff\xfe", "UTF-16"),
+)
+_UTF16_STARTS: Final = frozenset(
+    pair for char in b"{[ \t\r\n" for pair in (bytes([char, 0]), bytes([0, char]))
+)
+"""The first two bytes of JSON written in UTF-16 without a byte order mark."""
+
+
+def _utf8_text(path: Path, data: bytes) -> bytes:
+    """``data`` without a UTF-8 byte order mark; a file in another Unicode encoding is
+    refused by name."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:]
+    encoding = next((name for bom, name in _BOMS if data.startswith(bom)), None)
+    if encoding is None and data[:2] in _UTF16_STARTS:
+        encoding = "UTF-16"
+    if encoding is not None:
+        raise load_error(path, f"the file is {encoding} encoded; saves are UTF-8")
+    return data
 
 
 def _peek(path: Path, data: bytes) -> Header:
     try:
         header = msgspec.json.decode(data, type=Header)
-    except msgspec.ValidationError:
-        raise load_error(path, NOT_AN_OBJECT) from None
-    except (msgspec.DecodeError, RecursionError) as exc:
-        raise load_error(path, _json_problem(exc)) from None
+    except msgspec.ValidationError as exc:
+        problem = NOT_AN_OBJECT if str(exc).startswith("Expected `object`") else mismatch(str(exc))
+        raise load_error(path, problem) from None
+    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
+        raise load_error(path, _json_problem(exc, data)) from None
     if header.format != FORMAT:
-        raise load_error(path, f"it is not a Mykerinos save (format is {_shown(header.format)})")
+        raise load_error(path, f"it is not a Mykerinos save (format is {quoted(header.format)})")
     version = header.version
     if type(version) is not int:
-        raise load_error(path, f"the save format version {_shown(version)} is not a number")
+        raise load_error(path, f"the save format version {quoted(version)} is not a number")
     if version > VERSION:
         raise load_error(
             path,
-            f"it was written by a newer Mykerinos (save format version {_shown(version)}; "
+            f"it was written by a newer Mykerinos (save format version {quoted(version)}; "
             f"this one reads versions up to {VERSION})",
         )
     if version < OLDEST_VERSION:
@@ -120,30 +159,60 @@ def _peek(path: Path, data: bytes) -> Header:
 
 def _decode_current(path: Path, data: bytes) -> SaveFile:
     try:
-        return msgspec.json.decode(data, type=SaveFile)
+        save = msgspec.json.decode(data, type=SaveFile)
     except msgspec.ValidationError as exc:
         raise load_error(path, mismatch(str(exc))) from None
-    except (msgspec.DecodeError, RecursionError) as exc:
-        raise load_error(path, _json_problem(exc)) from None
+    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
+        raise load_error(path, _json_problem(exc, data)) from None
+    try:
+        check_texts(save)
+    except ValueError as exc:
+        raise load_error(path, str(exc)) from None
+    return msgspec.structs.replace(
+        save, created=safe_time(save.created), updated=safe_time(save.updated)
+    )
 
 
-def _json_problem(exc: Exception) -> str:
+_LONE_SURROGATE = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+"""A ``\\u`` escape of half a surrogate pair, which msgspec reports in misleading words
+("truncated", "end of hex escape")."""
+
+
+def _json_problem(exc: Exception, data: bytes) -> str:
     if isinstance(exc, RecursionError):
         return "the JSON is nested too deeply"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x} at byte {exc.start})"
     text = str(exc)
+    misleading = any(word in text for word in ("truncated", "escape", "surrogate"))
+    if misleading and _LONE_SURROGATE.search(data):
+        return "the file holds a \\u escape of half a UTF-16 surrogate pair"
     if "truncated" in text:
         return "the file is cut short (truncated JSON)"
-    return f"the file is not valid JSON ({_lower_first(text)})"
+    return f"the file is not valid JSON ({lower_first(tame(text))})"
 
 
-def _shown(value: object) -> str:
-    """A value from a file, quoted and cut short so a hostile value cannot flood a message."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def safe_time(when: datetime) -> datetime:
+    """``when`` in UTC (a time without a time zone is taken as UTC), brought into
+    [:data:`EARLIEST`, :data:`LATEST`] so that it converts to any time zone."""
+    if when.tzinfo is None or when.utcoffset() is None:
+        when = when.replace(tzinfo=UTC)
+    try:
+        when = when.astimezone(UTC)
+    except OverflowError:
+        return EARLIEST if when.year < 5000 else LATEST
+    return min(max(when, EARLIEST), LATEST)
 
 
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
+def check_texts(save: SaveFile) -> None:
+    """Raise ``ValueError`` if a player's name or the title holds a character that does
+    not show as itself (see :mod:`saves.text`)."""
+    check_text(save.title, "the title")
+    for number, seat in enumerate(save.players, start=1):
+        check_text(seat.name, f"the name of player {number}")
 
 
 def check_new(save: SaveFile) -> None:
@@ -152,7 +221,8 @@ def check_new(save: SaveFile) -> None:
     try:
         msgspec.json.decode(encode(save), type=SaveFile)
     except msgspec.ValidationError as exc:
-        raise ValueError(f"this game cannot be saved: {_lower_first(str(exc))}") from None
+        raise ValueError(f"this game cannot be saved: {lower_first(tame(str(exc)))}") from None
+    check_texts(save)
     check_save(save)
 
 
@@ -171,10 +241,10 @@ def check_seat(seat: SeatConfig) -> None:
 
     if seat.kind == "computer" and seat.level not in LEVELS:
         raise ValueError(
-            f"the computer player {seat.name!r} has unknown level {_shown(seat.level)}"
+            f"the computer player {quoted(seat.name)} has unknown level {quoted(seat.level)}"
         )
     if seat.kind == "human" and seat.level is not None:
-        raise ValueError(f"the human player {seat.name!r} has a computer level")
+        raise ValueError(f"the human player {quoted(seat.name)} has a computer level")
 
 
 __all__ = [
@@ -188,6 +258,8 @@ __all__ = [
     "check_new",
     "check_save",
     "check_seat",
+    "check_texts",
     "decode",
     "encode",
+    "safe_time",
 ]

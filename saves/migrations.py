@@ -19,6 +19,7 @@ import msgspec
 
 import core
 from saves.errors import load_error, mismatch
+from saves.text import tame
 
 OLDEST_VERSION: Final = 0
 
@@ -71,7 +72,7 @@ def _v0_action(path: Path, index: int, text: object) -> object:
     try:
         return msgspec.to_builtins(core.parse_action(text))
     except core.MalformedActionError as exc:
-        raise load_error(path, f"move {index + 1} cannot be read: {exc}") from None
+        raise load_error(path, f"move {index + 1} cannot be read: {tame(str(exc))}") from None
 
 
 _STEPS: list[Migration] = [_v0_to_v1]

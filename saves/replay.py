@@ -6,10 +6,16 @@ action, never trusted.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
 
 import core
 from saves.errors import load_error
 from saves.format import SaveFile, check_save
+from saves.text import cut, tame
+
+MAX_ACTION_SPACES: Final = 8
+"""Far above the spaces any action names (core asks for 1 to 3): not a rule, a bound on
+the work a hostile action (a list of millions of spaces) can ask of core."""
 
 
 def replay(path: Path, save: SaveFile) -> list[core.GameState]:
@@ -26,23 +32,32 @@ def replay(path: Path, save: SaveFile) -> list[core.GameState]:
             colours=[seat.colour for seat in save.players],
         )
     except ValueError as exc:
-        raise load_error(path, f"the players are wrong: {exc}") from None
+        raise load_error(path, f"the players are wrong: {tame(str(exc))}") from None
     states = [state]
     for number, action in enumerate(save.actions, start=1):
+        spaces = len(getattr(action, "spaces", ()))
+        if spaces > MAX_ACTION_SPACES:
+            raise load_error(
+                path, f"action {number} of the log is malformed: it names {spaces} spaces"
+            )
         try:
             state = core.apply_action(state, action)
         except core.MalformedActionError as exc:
-            raise load_error(path, f"action {number} of the log is malformed: {exc}") from None
+            raise load_error(
+                path, f"action {number} of the log is malformed: {tame(str(exc))}"
+            ) from None
         except core.IllegalActionError as exc:
             raise load_error(
-                path, f"action {number} of the log ({_notation(action)}) is not legal: {exc}"
+                path,
+                f"action {number} of the log ({_notation(action)}) is not legal: {tame(str(exc))}",
             ) from None
         states.append(state)
     return states
 
 
 def _notation(action: core.Action) -> str:
+    """The action in notation, cut short."""
     try:
-        return core.format_action(action)
+        return cut(core.format_action(action))
     except core.MalformedActionError:
-        return repr(action)[:60]
+        return cut(repr(action))

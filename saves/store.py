@@ -1,7 +1,13 @@
-"""The save folder: listing, loading and deleting saved games by name.
+"""The save folder: listing, opening, watching and deleting saved games by name.
 
 A damaged file never breaks the folder: :meth:`SaveStore.list` shows it with its error,
-:meth:`SaveStore.load` raises one :class:`SaveError` naming it, and neither touches it.
+:meth:`SaveStore.open` raises one :class:`SaveError` naming it, and neither touches it.
+A save must be a plain file directly in the folder: a symbolic link (into the folder or
+out of it, or a loop), a folder, a FIFO or a socket named like a save is shown damaged and
+never followed or read. Times are always time-zone aware and in range
+(:func:`saves.format.safe_time`), so a user interface can convert and sort them freely.
+
+Which games are open in another process comes from their locks (:mod:`saves.lock`).
 """
 
 from __future__ import annotations
@@ -19,16 +25,27 @@ import msgspec
 import platformdirs
 
 import core
-from saves.atomic import describe_os_error, is_temp_file
-from saves.errors import SaveError, load_error, write_error
-from saves.format import MAX_FILE_BYTES, SaveFile, decode
-from saves.names import SUFFIX, check_name, save_path
+from saves import lock
+from saves.atomic import is_temp_file
+from saves.errors import (
+    GameOpenElsewhere,
+    SaveError,
+    describe_os_error,
+    folder_problem,
+    load_error,
+    write_error,
+)
+from saves.format import EARLIEST, LATEST, MAX_FILE_BYTES, SaveFile, decode, safe_time
+from saves.names import LOCK_SUFFIX, SUFFIX, check_name, save_path
 from saves.replay import replay
 from saves.session import Session
 
 ENV_SAVE_DIR = "MYKERINOS_SAVE_DIR"
 LEFTOVER_AGE = 60.0
 """Seconds after which a save's temporary file can only be a leftover of a killed write."""
+
+FileKey = tuple[int, int, int]
+"""What tells a version of a file from another cheaply: (mtime in ns, size, inode)."""
 
 
 def default_folder(cli_dir: str | None = None) -> Path:
@@ -52,8 +69,13 @@ class SaveSummary(msgspec.Struct, frozen=True):
     leader: str | None
     """Who leads on points (the winners once finished); None before anyone scores."""
     updated: datetime
+    """When it was last played (for a damaged file: last modified); always time-zone aware
+    and far enough inside ``datetime``'s range to convert to any time zone."""
     finished: bool
     error: str | None = None
+    open_elsewhere: str | None = None
+    """Who has the game open in another process and since when ("in another window since
+    14:02 (pid 123, tty pts/3)"), or None. Such a game can be watched or taken over."""
 
 
 class SaveStore:
@@ -74,46 +96,141 @@ class SaveStore:
 
     def names(self) -> set[str]:
         """The names of the save files in the folder (damaged ones included)."""
+        return self._scan()[0]
+
+    def _scan(self) -> tuple[set[str], set[str]]:
+        """The names of the saves in the folder, and the names that have a lock file."""
         try:
-            entries = list(self.folder.iterdir())
+            entries = os.listdir(self.folder)
         except OSError:
-            return set()
-        return {
-            p.name[: -len(SUFFIX)]
-            for p in entries
-            if p.name.endswith(SUFFIX) and not is_temp_file(p) and _is_valid_name(p.stem)
-        }
+            return set(), set()
+        saves, locks = set(), set()
+        for entry in entries:
+            if entry.endswith(SUFFIX):
+                saves.add(entry[: -len(SUFFIX)])
+            elif entry.startswith(".") and entry.endswith(LOCK_SUFFIX):
+                locks.add(entry[1 : -len(LOCK_SUFFIX)])
+        return {n for n in saves if _is_valid_name(n)}, {n for n in locks if _is_valid_name(n)}
+
+    def problem(self) -> str | None:
+        """Why the folder cannot hold saves or be read ("the save folder X is a file, not a
+        folder"), or None (a folder that does not exist yet is fine)."""
+        problem = folder_problem(self.folder)
+        if problem is None and self.folder.exists():
+            try:
+                os.listdir(self.folder)
+            except OSError as exc:
+                problem = f"the save folder {self.folder} cannot be read: " + describe_os_error(
+                    exc, writing=False
+                )
+        return problem
+
+    def file_key(self, name: str) -> FileKey | None:
+        """The :data:`FileKey` of save ``name`` (never following a link); None if absent."""
+        try:
+            info = os.lstat(self.path(name))
+        except OSError:
+            return None
+        return (info.st_mtime_ns, info.st_size, info.st_ino)
 
     # ------------------------------------------------------------ reading
 
     def read(self, name: str) -> tuple[SaveFile, list[core.GameState]]:
         """The save ``name`` and its replayed states; raises :class:`SaveError`."""
-        path = self.path(name)
-        save = decode(path, read_capped(path))
-        return save, replay(path, save)
+        save, states, _ = self.read_keyed(name)
+        return save, states
 
-    def load(self, name: str) -> Session:
-        """The game saved as ``name``, ready to play on; raises :class:`SaveError` naming the
-        file and the problem (the file is left untouched)."""
-        save, states = self.read(name)
+    def read_keyed(self, name: str) -> tuple[SaveFile, list[core.GameState], FileKey]:
+        """:meth:`read`, with the :data:`FileKey` of the very bytes read."""
+        path = self.path(name)
+        data, key = read_capped(path)
+        save = decode(path, data)
+        return save, replay(path, save), key
+
+    def open(self, name: str) -> Session:
+        """The game saved as ``name``, to play on, holding its lock until
+        ``Session.close()``; raises :class:`SaveError` naming the file and the problem (the
+        file is left untouched), :class:`GameOpenElsewhere` when another process holds it.
+
+        When the folder cannot hold the lock (read-only, no lock support), the game still
+        opens: ``session.lock_problem`` says why, and moves are not saved.
+        """
+        save, states, key = self.read_keyed(name)
+        claim, problem = None, None
+        try:
+            with lock.writing(self.folder):
+                claim = lock.claim(self.folder, name)
+        except lock.CannotLock as exc:
+            problem = exc.problem
+        if claim is not None and self.file_key(name) != key:
+            try:  # its last holder saved it between our reading and claiming: read again
+                save, states, key = self.read_keyed(name)
+            except SaveError:
+                lock.release(claim)
+                raise
         self._remove_leftovers(name, older_than=LEFTOVER_AGE)
-        return Session(self, name, save, states)
+        return Session(self, name, save, states, claim=claim, file_key=key, lock_problem=problem)
+
+    load = open
+    """The older name of :meth:`open`."""
+
+    def watch(self, name: str) -> Session:
+        """The game saved as ``name``, read-only: it never writes, takes no lock, and
+        follows the file with ``Session.refresh()``. Raises :class:`SaveError` as
+        :meth:`open` does."""
+        save, states, key = self.read_keyed(name)
+        holder = lock.held_elsewhere(self.folder, name)
+        where = f" (open {_describe(holder)})" if holder is not None else ""
+        reason = f"You are watching the game {name!r}{where}; take it over to play."
+        return Session(self, name, save, states, file_key=key, watching=reason)
+
+    def take_over(self, name: str) -> Session:
+        """The game saved as ``name``, to play on, even if another process holds it: that
+        process's session refuses its next change (``TakenOver``) and becomes read-only.
+        The game is read from the file after the take-over, so it holds every move the
+        other process saved. Raises :class:`SaveError` if the file does not load or the
+        folder cannot hold the lock (then nothing is taken)."""
+        self.read_keyed(name)  # a damaged game is refused before anyone loses it
+        try:
+            with lock.writing(self.folder):
+                claim = lock.claim(self.folder, name, take_over=True)
+        except lock.CannotLock as exc:
+            raise write_error(self.path(name), exc.problem) from None
+        try:
+            save, states, key = self.read_keyed(name)
+        except SaveError:
+            lock.release(claim)
+            raise
+        return Session(self, name, save, states, claim=claim, file_key=key)
+
+    def open_elsewhere(self, name: str) -> str | None:
+        """Who has game ``name`` open in another process, in words, or None."""
+        holder = lock.held_elsewhere(self.folder, name)
+        return None if holder is None else _describe(holder)
 
     def list(self) -> list[SaveSummary]:
         """Every save in the folder, most recently played first; never raises."""
-        summaries = [self._summary(name) for name in self.names()]
+        names, locked = self._scan()
+        summaries = []
+        for name in names:
+            summary = self._summary(name)
+            if name in locked and (where := self.open_elsewhere(name)) is not None:
+                summary = msgspec.structs.replace(summary, open_elsewhere=where)
+            summaries.append(summary)
         return sorted(summaries, key=lambda s: (s.updated, s.name), reverse=True)
 
     def latest_unfinished(self) -> SaveSummary | None:
-        """The most recently played game that is not over and loads, if any."""
+        """The most recently played game that is not over and loads, if any (it may be
+        open elsewhere: see ``open_elsewhere``)."""
         return next((s for s in self.list() if s.error is None and not s.finished), None)
 
     def _summary(self, name: str) -> SaveSummary:
         path = self.folder / f"{name}{SUFFIX}"
         try:
-            info = path.stat()
+            info = os.lstat(path)
         except OSError as exc:
-            return _damaged(name, load_error(path, describe_os_error(exc)), datetime.now(UTC))
+            problem = describe_os_error(exc, writing=False)
+            return _damaged(name, load_error(path, problem), datetime.now(UTC))
         # A file is only replayed again when it changed.
         key = (info.st_mtime_ns, info.st_size, info.st_ino)
         cached = self._summaries.get(name)
@@ -122,55 +239,131 @@ class SaveStore:
         try:
             summary = _summarise(name, *self.read(name))
         except SaveError as exc:
-            summary = _damaged(name, exc, datetime.fromtimestamp(info.st_mtime, UTC))
+            summary = _damaged(name, exc, _modified(info.st_mtime))
         self._summaries[name] = (key, summary)
         return summary
 
     # ------------------------------------------------------------ deleting
 
-    def delete(self, name: str, *, missing_ok: bool = False) -> None:
+    def delete(self, name: str, *, missing_ok: bool = False, force: bool = False) -> None:
         """Remove save ``name`` (and any temporary file an interrupted write left of it).
 
-        Raises :class:`SaveError` if it does not exist (unless ``missing_ok``) or cannot be
-        removed.
+        Raises :class:`GameOpenElsewhere` if another process has the game open, unless
+        ``force``: that process's session is then refused its next change (it is told the
+        game was deleted). Raises :class:`SaveError` if it does not exist (unless
+        ``missing_ok``) or cannot be removed.
         """
         path = self.path(name)
+        try:
+            with lock.writing(self.folder):
+                self._delete_locked(name, path, missing_ok, force)
+        except lock.CannotLock as exc:
+            raise write_error(path, f"it cannot be deleted: {exc.problem}") from None
+        self._remove_leftovers(name, older_than=0.0)
+        self._summaries.pop(name, None)
+
+    def _delete_locked(self, name: str, path: Path, missing_ok: bool, force: bool) -> None:
+        holder = lock.held_elsewhere(self.folder, name)
+        if holder is not None and not force:
+            where = _describe(holder)
+            raise GameOpenElsewhere(
+                f"The game {name!r} is open {where}: it cannot be deleted.",
+                path,
+                holder if isinstance(holder, lock.Holder) else None,
+            )
         try:
             path.unlink(missing_ok=missing_ok)
         except FileNotFoundError:
             raise SaveError(f"There is no save named {name!r} in {self.folder}.", path) from None
         except OSError as exc:
             raise write_error(path, f"it cannot be deleted: {describe_os_error(exc)}") from None
-        self._remove_leftovers(name, older_than=0.0)
-        self._summaries.pop(name, None)
+        if holder is not None:  # leave word for the holder: its next move is refused
+            tombstone = lock.claim(self.folder, name, take_over=True, deleted=True)
+            lock.release(tombstone, keep_file=True)
+        else:
+            lock.remove_if_stale(self.folder, name)
 
     def _remove_leftovers(self, name: str, older_than: float) -> None:
-        """Remove the temporary files of save ``name`` that a killed process left behind,
-        if older than ``older_than`` seconds (a younger one may be a write in progress in
-        another process). Best effort: a failure here never stops a load or a delete."""
+        """Remove the temporary files of save ``name`` (and of its lock) that a killed
+        process left behind, if older than ``older_than`` seconds (a younger one may be a
+        write in progress in another process). Best effort: a failure here never stops a
+        load or a delete."""
         limit = time.time() - older_than
-        for leftover in self.folder.glob(f".{glob.escape(name)}{SUFFIX}.*"):
-            with contextlib.suppress(OSError):
-                if is_temp_file(leftover) and leftover.stat().st_mtime <= limit:
-                    leftover.unlink()
+        for pattern in (f".{glob.escape(name)}{SUFFIX}.*", f".{glob.escape(name)}{LOCK_SUFFIX}.*"):
+            for leftover in self.folder.glob(pattern):
+                with contextlib.suppress(OSError):
+                    if is_temp_file(leftover) and leftover.lstat().st_mtime <= limit:
+                        leftover.unlink()
 
 
-def read_capped(path: Path) -> bytes:
-    """The bytes of ``path``, refusing non-regular files and files over the size cap
-    before reading them whole; raises :class:`SaveError` naming ``path``."""
+def read_capped(path: Path) -> tuple[bytes, FileKey]:
+    """The bytes of ``path`` and their :data:`FileKey`, refusing links, non-regular files
+    and files over the size cap before reading them whole; raises :class:`SaveError`
+    naming ``path``. Never follows a link and never blocks (on a FIFO)."""
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise load_error(path, "it is not a regular file")
-        _check_size(path, info.st_size)
-        with path.open("rb") as file:
-            data = file.read(MAX_FILE_BYTES + 1)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise load_error(path, "there is no such save") from None
     except OSError as exc:
-        raise load_error(path, f"the file cannot be read: {describe_os_error(exc)}") from None
-    _check_size(path, len(data))  # it may have grown since stat
-    return data
+        raise load_error(path, _unopenable(path, exc)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise load_error(path, f"it is {_kind(info.st_mode)}, not a save file")
+        _check_size(path, info.st_size)
+        data = _read_at_most(fd, MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        problem = describe_os_error(exc, writing=False)
+        raise load_error(path, f"the file cannot be read: {problem}") from None
+    finally:
+        os.close(fd)
+    _check_size(path, len(data))  # it may have grown since fstat
+    return data, (info.st_mtime_ns, info.st_size, info.st_ino)
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    chunks, size = [], 0
+    while size < limit and (chunk := os.read(fd, min(limit - size, 1 << 20))):
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _unopenable(path: Path, exc: OSError) -> str:
+    """Why ``path`` could not be opened, from what it is (a link, a socket...)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        mode = 0
+    if stat.S_ISLNK(mode) or stat.S_ISSOCK(mode):
+        return f"it is {_kind(mode)}, not a save file"
+    return f"the file cannot be read: {describe_os_error(exc, writing=False)}"
+
+
+_KINDS = {
+    stat.S_IFDIR: "a folder",
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFLNK: "a symbolic link (a save must be a plain file)",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+}
+
+
+def _kind(mode: int) -> str:
+    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
+def _modified(mtime: float) -> datetime:
+    """The time of a file's mtime, aware and in range whatever the file system says."""
+    try:
+        return safe_time(datetime.fromtimestamp(mtime, UTC))
+    except (OverflowError, OSError, ValueError):
+        return LATEST if mtime > 0 else EARLIEST
+
+
+def _describe(holder: lock.Holder | bool) -> str:
+    return holder.describe() if isinstance(holder, lock.Holder) else "in another window"
 
 
 def _check_size(path: Path, size: int) -> None:

@@ -2,6 +2,12 @@
 
 Only the standard library is imported at the top: ESCDELAY must be set before Textual is
 imported (Textual reads it once), and `--list` must not pay for loading the UI.
+
+The game itself needs a terminal on stdin and stdout; without one (a pipe, a cron job, an
+SSH command without -t) it says so on stderr and exits with status 2 instead of drawing
+into the void. `--list` and `--help` work anywhere. Everything printed that comes from a
+save file (names, titles, errors quoting it) is printed with the characters that do not
+show as themselves escaped, so a hostile file cannot send escape sequences to a terminal.
 """
 
 from __future__ import annotations
@@ -36,24 +42,49 @@ def set_escape_delay(environ: dict[str, str] | os._Environ[str] = os.environ) ->
         environ["ESCDELAY"] = SSH_ESCDELAY_MS
 
 
+NO_TERMINAL = (
+    "mykerinos: the game needs a terminal (stdin and stdout are not both one); "
+    "use `ssh -t` to get one, or `mykerinos --list` to list the saved games"
+)
+
+
 def print_saves(folder_option: str | None) -> int:
+    """`--list`: one line per save, newest first; 1 if the folder cannot be a save folder."""
     import saves
 
     store = saves.SaveStore(saves.default_folder(folder_option))
+    folder = saves.printable(str(store.folder))
+    problem = store.problem()
+    if problem is not None:
+        print(f"mykerinos: {saves.printable(problem)}.", file=sys.stderr)
+        return 1
     rows = store.list()
     if not rows:
-        print(f"No saved games in {store.folder}.")
+        print(f"No saved games in {folder}.")
         return 0
-    print(f"Saved games in {store.folder} (newest first):")
+    print(f"Saved games in {folder} (newest first):")
     for row in rows:
-        if row.error:
-            print(f"  {row.name:<24} damaged: {row.error}")
-            continue
-        state = "finished" if row.finished else f"season {row.season}"
-        leader = f", leader {row.leader}" if row.leader else ""
-        when = row.updated.strftime("%Y-%m-%d %H:%M")
-        print(f"  {row.name:<24} {when}  {', '.join(row.players)} — {state}{leader}")
+        print(saves.printable(_row_line(row)))
     return 0
+
+
+def _row_line(row) -> str:
+    if row.error:
+        return f"  {row.name:<24} damaged: {row.error}"
+    state = "finished" if row.finished else f"season {row.season}"
+    leader = f", leader {row.leader}" if row.leader else ""
+    when = row.updated.astimezone().strftime("%Y-%m-%d %H:%M")
+    elsewhere = f" (open {row.open_elsewhere})" if row.open_elsewhere else ""
+    return f"  {row.name:<24} {when}  {', '.join(row.players)} — {state}{leader}{elsewhere}"
+
+
+def has_terminal() -> bool:
+    """Whether stdin and stdout are both terminals (the game draws on one, reads keys
+    from it)."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # closed or replaced streams
+        return False
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,10 +98,21 @@ def main(argv: list[str] | None = None) -> int:
     app = make_app(args.save_dir, seed=args.seed, resume=args.resume)
     if app.load_error is not None:
         # A wrong --resume NAME is a command-line mistake: say so there, start nothing.
-        print(f"mykerinos: {app.load_error}", file=sys.stderr)
+        print(f"mykerinos: {_one_line(app.load_error)}", file=sys.stderr)
+        return 2
+    if not has_terminal():
+        if app.session is not None:
+            app.session.close()
+        print(NO_TERMINAL, file=sys.stderr)
         return 2
     app.run()
     return app.return_code or 0
+
+
+def _one_line(message: str) -> str:
+    import saves
+
+    return saves.printable(" ".join(message.split()))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import core
 import saves
@@ -57,3 +58,9 @@ def play_random(session: saves.Session, rng: random.Random, limit: int | None = 
     while not session.finished and (limit is None or count < limit):
         session.apply(rng.choice(core.legal_actions(session.state)))
         count += 1
+
+
+def save_files(folder: Path) -> list[str]:
+    """The files in ``folder`` other than the locks (``.NAME.lock`` and the folder's
+    ``.mykerinos.lock``), sorted: the saves and any temporary file left."""
+    return sorted(p.name for p in folder.iterdir() if not p.name.endswith(".lock"))

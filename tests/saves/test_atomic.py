@@ -11,7 +11,7 @@ import pytest
 
 import core
 import saves
-from tests.saves.helpers import hot_seat, play_random
+from tests.saves.helpers import hot_seat, play_random, save_files
 
 
 def _game(store: saves.SaveStore, actions: int = 8) -> saves.Session:
@@ -35,7 +35,7 @@ def test_crash_between_temp_write_and_replace_keeps_the_old_file(
     with pytest.raises(saves.SaveError, match="input/output error"):
         session.apply(core.legal_actions(session.state)[0])
     assert store.load("g").actions == before
-    assert sorted(p.name for p in store.folder.iterdir()) == ["g.json"]
+    assert save_files(store.folder) == ["g.json"]
 
 
 def test_a_temp_file_left_by_a_kill_is_ignored_and_cleaned(store: saves.SaveStore) -> None:
@@ -46,8 +46,9 @@ def test_a_temp_file_left_by_a_kill_is_ignored_and_cleaned(store: saves.SaveStor
     leftover.write_bytes(session.path.read_bytes()[:40])
     assert [s.name for s in store.list()] == ["g"]
     assert store.load("g").actions == session.actions
+    session.close()
     store.delete("g")
-    assert list(store.folder.iterdir()) == []
+    assert save_files(store.folder) == []
 
 
 def test_a_save_from_a_signal_handler_during_a_save_is_safe(
@@ -69,7 +70,7 @@ def test_a_save_from_a_signal_handler_during_a_save_is_safe(
     session.apply(core.legal_actions(session.state)[0])
     assert nested, "the nested save ran"
     assert store.load("g").actions == session.actions
-    assert sorted(p.name for p in store.folder.iterdir()) == ["g.json"]
+    assert save_files(store.folder) == ["g.json"]
 
 
 def test_writes_go_through_a_temp_file_in_the_same_folder(

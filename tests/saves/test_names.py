@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -52,19 +53,47 @@ def test_bad_names_are_refused(store: saves.SaveStore, name: str) -> None:
         store.delete(name)
 
 
-def test_a_symbolic_link_out_of_the_folder_is_refused(
-    store: saves.SaveStore, tmp_path: Path
-) -> None:
-    """A save file that is a link to a file outside the folder is neither read nor deleted."""
+def test_a_symbolic_link_is_never_followed(store: saves.SaveStore, tmp_path: Path) -> None:
+    """A save file that is a link (here to a file outside the folder) is not read; deleting
+    it removes the link only, never what it points to."""
     outside = tmp_path / "secret.json"
     outside.write_text("{}")
     store.folder.mkdir(parents=True)
     os.symlink(outside, store.folder / "link.json")
-    with pytest.raises(saves.SaveError, match="outside the save folder"):
+    with pytest.raises(saves.SaveError, match="symbolic link"):
         store.load("link")
-    with pytest.raises(saves.SaveError, match="outside the save folder"):
-        store.delete("link")
-    assert outside.read_text() == "{}"
+    store.delete("link")
+    assert outside.read_text() == "{}" and store.names() == set()
+
+
+def test_a_symbolic_link_loop_can_be_listed_and_deleted(store: saves.SaveStore) -> None:
+    """x.json -> y.json -> x.json: listed as damaged, refused on load, and deleted (the
+    link only) without an error about resolving it."""
+    store.folder.mkdir(parents=True)
+    os.symlink("y.json", store.folder / "x.json")
+    os.symlink("x.json", store.folder / "y.json")
+    assert {s.name: "symbolic link" in (s.error or "") for s in store.list()} == {
+        "x": True,
+        "y": True,
+    }
+    with pytest.raises(saves.SaveError, match="symbolic link"):
+        store.load("x")
+    store.delete("x")
+    assert store.names() == {"y"}
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("a\u202eb", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("a\u200bb", "U+200B ZERO WIDTH SPACE"),
+        ("a\x1b[2J", "U+001B (a control character)"),
+    ],
+)
+def test_a_save_name_says_which_character_is_refused(name: str, words: str) -> None:
+    """A name with an invisible or control character is refused, naming the character."""
+    with pytest.raises(saves.SaveError, match=re.escape(f"contains {words}, which is not")):
+        saves.check_name(name)
 
 
 def test_automatic_names_are_fresh_and_recognised() -> None:

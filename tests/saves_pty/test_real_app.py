@@ -43,7 +43,7 @@ class RunningApp:
 
     def __init__(self, folder: Path, seed: int) -> None:
         self.store = saves.SaveStore(folder)
-        saves.Session.new(self.store, BOTS, seed=seed, name="bots")
+        saves.Session.new(self.store, BOTS, seed=seed, name="bots").close()
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         self.process = subprocess.Popen(
@@ -69,14 +69,14 @@ class RunningApp:
             ready, _, _ = select.select([self.master], [], [], 0.05)
             if ready:
                 os.read(self.master, 65536)
-            self.seen = max(self.seen, len(self.store.load("bots").actions))
+            self.seen = max(self.seen, len(self.store.read("bots")[0].actions))
 
     def close_terminal(self) -> None:
         os.close(self.master)
 
     def saved_game(self) -> saves.Session:
         """The save after the app ended: it loads and lost nothing seen before."""
-        session = self.store.load("bots")
+        session = self.store.watch("bots")
         assert len(session.actions) >= self.seen
         return session
 

@@ -1,15 +1,19 @@
-"""The `mykerinos` command: options, the SSH escape delay, the saves list, no suspend key."""
+"""The `mykerinos` command: options, the SSH escape delay, the saves list, hostile save
+files, no terminal, no suspend key."""
 
 from __future__ import annotations
 
 import contextlib
 import subprocess
 import sys
+import time
 
 import pytest
 
+from saves.text import is_hidden
+from tests.saves.corpus import CASE_IDS, CASES, fingerprint, good_bytes, write_case
 from tests.tui.conftest import HOT_SEAT_3, session_for
-from tui.__main__ import SSH_ESCDELAY_MS, main, parse_args, set_escape_delay
+from tui.__main__ import NO_TERMINAL, SSH_ESCDELAY_MS, main, parse_args, set_escape_delay
 
 
 def test_options_parse() -> None:
@@ -60,6 +64,116 @@ def test_list_of_an_empty_folder(tmp_path, capsys) -> None:
     assert "No saved games" in capsys.readouterr().out
 
 
+def test_list_of_a_folder_that_is_a_file(tmp_path, capsys) -> None:
+    """The real cause, on stderr, and a failure status."""
+    (tmp_path / "saves").write_text("x")
+    assert main(["--save-dir", str(tmp_path / "saves"), "--list"]) == 1
+    captured = capsys.readouterr()
+    assert (
+        captured.err
+        == f"mykerinos: the save folder {tmp_path / 'saves'} is a file, not a folder.\n"
+    )
+
+
+def test_list_says_which_games_are_open_elsewhere(store, capsys) -> None:
+    """A game held by another process is marked with who holds it."""
+    session_for(store, HOT_SEAT_3, seed=7, name="sunday").close()
+    held = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_AND_WAIT, str(store.folder)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert held.stdout is not None and held.stdout.readline() == "held\n"
+        assert main(["--save-dir", str(store.folder), "--list"]) == 0
+        out = capsys.readouterr().out
+        assert "(open in another window since" in out and f"pid {held.pid}" in out
+    finally:
+        held.communicate("", timeout=10)
+
+
+_HOLD_AND_WAIT = """
+import sys, saves
+session = saves.SaveStore(sys.argv[1]).open("sunday")
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+# ---------------------------------------------------------------- hostile files
+
+TIME_LIMIT = 2.0
+
+
+def _run(argv: list[str], capsys) -> tuple[int, str, str]:
+    start = time.perf_counter()
+    status = main(argv)
+    assert time.perf_counter() - start < TIME_LIMIT
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def _plain(text: str) -> bool:
+    return not any(is_hidden(char) for char in text.replace("\n", ""))
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_list_and_resume_of_a_hostile_file(tmp_path, capsys, case) -> None:
+    """--list prints one plain line for it (the error naming the file when damaged);
+    --resume NAME prints one line on stderr and returns 2 without starting the game (the
+    error, or for a valid file that there is no terminal here); the file is unchanged."""
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    (folder / "good.json").write_bytes(good_bytes())
+    path = write_case(case, folder, "hostile")
+    before = fingerprint(path)
+    status, out, err = _run(["--save-dir", str(folder), "--list"], capsys)
+    assert status == 0 and err == "" and _plain(out)
+    [line] = [line for line in out.splitlines() if line.startswith("  hostile ")]
+    assert ("damaged:" in line) is not case.loads
+    if not case.loads:
+        assert str(path) in line and len(line) < len(str(path)) + 450
+    status, out, err = _run(["--save-dir", str(folder), "--resume", "hostile"], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1 and _plain(err)
+    if case.loads:
+        assert err == NO_TERMINAL + "\n"
+        assert not (folder / ".hostile.lock").exists(), "the game was let go"
+    else:
+        assert err.startswith("mykerinos: Cannot load ") and str(path) in err
+    assert fingerprint(path) == before
+
+
+# ---------------------------------------------------------------- no terminal
+
+
+def test_no_terminal_no_game(tmp_path, capsys, monkeypatch) -> None:
+    """Without a terminal the game does not start: one line on stderr, status 2, and no
+    new game saved."""
+    from textual.app import App
+
+    def run(self, *args, **kwargs):
+        raise AssertionError("the app was started")
+
+    monkeypatch.setattr(App, "run", run)
+    assert main(["--save-dir", str(tmp_path / "saves")]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == NO_TERMINAL + "\n" and captured.out == ""
+    assert not (tmp_path / "saves").exists() or not list((tmp_path / "saves").glob("*.json"))
+
+
+def test_help_needs_no_terminal() -> None:
+    """--help and --list work in a pipe (stdin and stdout not terminals)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "tui", "--help"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 0 and "usage: mykerinos" in result.stdout
+
+
 def test_no_suspend_key_anywhere() -> None:
     """No binding of ctrl+z in the app or any of its screens (a suspended game over SSH
     looks frozen)."""
@@ -106,6 +220,7 @@ def test_hangup_or_terminate_leaves_cleanly_and_keeps_the_game(store, signal_nam
 
     session = session_for(store, HOT_SEAT_3, seed=7, name="pos")
     session.apply(core.legal_actions(session.state)[0])
+    session.close()  # the game in the pty takes it over
     command = [sys.executable, "-m", "tui", "--save-dir", str(store.folder), "--resume", "pos"]
     pid, fd = pty.fork()
     if pid == 0:  # the child: the game, in the pty
