@@ -136,6 +136,16 @@ class GameSeat(Protocol):
         """How many actions played here are not yet safe on disk (or on the server)."""
         ...
 
+    def can_take_over(self) -> bool:
+        """Whether this terminal, now only watching, may take the game over (a local game
+        open in another window); False everywhere else."""
+        ...
+
+    def take_over(self) -> None:
+        """Play here from now on the game another window plays (raises :class:`SeatError`
+        saying why not); the listeners hear a ``rewound`` update."""
+        ...
+
     @property
     def saved_note(self) -> str:
         """Where the game is kept, in one sentence ("The game is saved as 'sunday'.")."""

@@ -68,6 +68,8 @@ class MykerinosApp(App[None]):
         self.session: saves.Session | None = None
         self.load_error: str | None = None
         """Why the game to resume could not be loaded (the command prints it and stops)."""
+        self.open_elsewhere: tuple[str, saves.GameOpenElsewhere] | None = None
+        """The game to resume is open in another window: asked about once started."""
         if resume is not None:
             self._load_first(resume)
 
@@ -76,7 +78,9 @@ class MykerinosApp(App[None]):
         import saves
 
         try:
-            self.session = self.store.load(name)
+            self.session = self.store.open(name)
+        except saves.GameOpenElsewhere as exc:
+            self.open_elsewhere = (name, exc)
         except saves.SaveError as exc:
             self.load_error = str(exc)
 
@@ -90,7 +94,8 @@ class MykerinosApp(App[None]):
         from table.local import LocalSeat
         from tui.screens.game import GameScreen
 
-        return GameScreen(LocalSeat(session, pace=self.computer_pause))
+        seat = LocalSeat(session, pace=self.computer_pause, take_over=self.store.take_over)
+        return GameScreen(seat)
 
     def notify(
         self,
@@ -148,6 +153,9 @@ class MykerinosApp(App[None]):
         self.check_size()
         if self.session is not None:
             return  # the game is the default screen
+        if self.open_elsewhere is not None:
+            self._ask_elsewhere(*self.open_elsewhere)
+            return
         if self.load_error is not None:
             self.notify(self.load_error, title="Cannot load", severity="error", timeout=10)
             self.start_new_game()
@@ -173,7 +181,7 @@ class MykerinosApp(App[None]):
             else:
                 self.exit()
 
-        self.push_screen(ResumeScreen(latest.title, latest.season), chosen)
+        self.push_screen(ResumeScreen(latest.title, latest.season, latest.open_elsewhere), chosen)
 
     def _install_signal_handlers(self) -> None:
         """SIGHUP (SSH dropped) and SIGTERM: save and leave cleanly, inside the event loop."""
@@ -239,7 +247,7 @@ class MykerinosApp(App[None]):
 
         if choice is None:
             if self.session is not None:
-                self.open_game(self.session)
+                self.load_game(self.session.name)  # left for the form: open it again
             return
         seats = [
             saves.SeatConfig(s.name, s.colour, "computer" if s.kind == "computer" else "human",
@@ -259,15 +267,40 @@ class MykerinosApp(App[None]):
         self.show_main(self._game_screen(session))
 
     def load_game(self, name: str) -> None:
+        """Play the saved game ``name``; if another window has it open, ask whether to
+        watch it or take it over."""
         import saves
 
         try:
-            session = self.store.load(name)
+            session = self.store.open(name)
+        except saves.GameOpenElsewhere as exc:
+            self._ask_elsewhere(name, exc)
+            return
         except saves.SaveError as exc:
             self.notify(str(exc), title="Cannot load", severity="error", timeout=10)
             self.start_new_game()
             return
         self.open_game(session)
+
+    def _ask_elsewhere(self, name: str, refusal: saves.GameOpenElsewhere) -> None:
+        """Game ``name`` is open in another window: watch it, take it over, or go back."""
+        import saves
+        from tui.screens.dialogs import ElsewhereScreen
+        from tui.screens.game import GameScreen
+
+        def chosen(choice: str | None) -> None:
+            try:
+                if choice == "watch":
+                    self.open_game(self.store.watch(name))
+                elif choice == "take":
+                    self.open_game(self.store.take_over(name))
+                elif not any(isinstance(s, GameScreen) for s in self.screen_stack):
+                    self.start_new_game()
+            except saves.SaveError as exc:
+                self.notify(str(exc), title="Cannot open", severity="error", timeout=10)
+                self.start_new_game()
+
+        self.push_screen(ElsewhereScreen(str(refusal)), chosen)
 
     def open_load(self, back: Callable[[], None] | None = None) -> None:
         """The list of saved games; going back from it calls ``back`` (the screen it was

@@ -198,6 +198,8 @@ def allows(action: str, parameter: object, mode: Mode, seat: GameSeat) -> bool:
             return mode is not Mode.WAIT and seat.can_redo()
         case "final":
             return mode is Mode.OVER
+        case "take_over":
+            return seat.can_take_over()
         case "hint":
             return mode in (Mode.CHOOSE, Mode.SURVEY)
     return True

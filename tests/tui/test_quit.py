@@ -41,12 +41,11 @@ async def test_moves_not_saved_are_named_before_quitting(store, monkeypatch) -> 
     session_for(store, HOT_SEAT_3, seed=7, name="pos")
     app = app_for(store, resume="pos")
 
-    def fail(self) -> None:
-        self.unsaved = True
-        raise saves.SaveError("Cannot save pos: the disk is full.")
+    def disk_full(path, data, **_options) -> None:
+        raise saves.SaveError(f"Cannot save {path}: the disk is full.")
 
     async with app.run_test(size=(80, 24)) as pilot:
-        monkeypatch.setattr(saves.Session, "save", fail)
+        monkeypatch.setattr("saves.session.write_atomically", disk_full)
         await KeyPlayer(app, pilot).play(core.Pass())
         await pilot.press("ctrl+c")
         assert question(app) == "1 move is not saved: quit anyway?"

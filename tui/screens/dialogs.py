@@ -28,7 +28,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.question)
+            yield Static(self.question, markup=False)  # it quotes titles and names
             yield Static("[b]y[/b] yes    [b]n[/b] no", classes="keys")
 
     def action_answer(self, yes: bool) -> None:
@@ -81,19 +81,51 @@ class ResumeScreen(ModalScreen[str]):
         Binding("q,escape", "pick('quit')", "Quit"),
     ]
 
-    def __init__(self, title: str, season: int) -> None:
+    def __init__(self, title: str, season: int, elsewhere: str | None = None) -> None:
+        """``elsewhere``: who has the game open in another window, if anyone."""
         super().__init__()
         self.title_text = title
         self.season = season
+        self.elsewhere = elsewhere
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("[b]An unfinished game is waiting[/b]")
             yield Static(f"{self.title_text}, season {self.season}", markup=False)
+            if self.elsewhere:
+                yield Static(f"Open {self.elsewhere}.", markup=False, id="elsewhere")
             yield Static(
                 "[b]r[/b]/Enter resume   [b]n[/b] new game   [b]o[/b] load…   [b]q[/b] quit",
                 classes="keys",
             )
 
     def action_pick(self, choice: str) -> None:
+        self.dismiss(choice)
+
+
+class ElsewhereScreen(ModalScreen[str | None]):
+    """A game open in another window (a second login): watch it read-only, or take it
+    over (the other window becomes read-only at its next move). Dismisses with
+    ``"watch"``, ``"take"`` or None (back)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("w,enter", "pick('watch')", "Watch"),
+        Binding("t", "pick('take')", "Take over"),
+        Binding("escape,n", "pick(None)", "Back"),
+    ]
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("[b]This game is open in another window[/b]")
+            yield Static(self.message, markup=False)
+            yield Static(
+                "[b]w[/b]/Enter watch it (read-only)   [b]t[/b] take it over   [b]Esc[/b] back",
+                classes="keys",
+            )
+
+    def action_pick(self, choice: str | None) -> None:
         self.dismiss(choice)

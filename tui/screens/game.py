@@ -52,6 +52,7 @@ class GameScreen(Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("U,ctrl+r", "redo", "Redo"),
         Binding("ctrl+s", "save_as", "Save as"),
+        Binding("T", "take_over", "Take over"),
         Binding("o", "load", "Load…", show=False),
         Binding("f", "final", "Scores"),
         Binding("slash", "hint", "Hint"),
@@ -264,6 +265,9 @@ class GameScreen(Screen[None]):
                 self.notify(words)
 
         self.app.push_screen(SaveAsScreen(self.seat.name, self.seat.save_as), saved)
+
+    def action_take_over(self) -> None:
+        self._try(self.seat.take_over)
 
     def action_load(self) -> None:
         self.post_message(LoadRequested())

@@ -59,6 +59,8 @@ def row_of(summary: saves.SaveSummary) -> tuple[Text, ...]:
         damaged = cell("damaged", "bold reverse")
         return (cell(summary.name), damaged, cell("-"), cell("-"), cell(when(summary)))
     season = "over" if summary.finished else str(summary.season)
+    if summary.open_elsewhere:
+        season += " open"  # in another window: the detail line says since when
     return (
         cell(short_title(summary)),
         cell(", ".join(summary.players)),
@@ -135,6 +137,11 @@ class LoadScreen(Screen[str | None]):
             detail.update(summary.error)
         elif summary.finished:
             detail.update(f"{summary.title}: finished, won by {summary.leader}. r: replay it.")
+        elif summary.open_elsewhere:
+            detail.update(
+                f"{summary.title}: season {summary.season}, open {summary.open_elsewhere}. "
+                "Enter: watch it or take it over."
+            )
         else:
             detail.update(f"{summary.title}: season {summary.season}. Enter: resume it.")
 
@@ -159,10 +166,11 @@ class LoadScreen(Screen[str | None]):
         if summary is None:
             return
         try:
-            session = self.store.load(summary.name)
+            session = self.store.watch(summary.name)  # replaying never takes the game
         except saves.SaveError as exc:
             self.notify(str(exc), title="Cannot open", severity="error", timeout=10)
             return
+        session.close()
         self.app.push_screen(ReplayScreen(session))
 
     def action_delete(self) -> None:
@@ -172,9 +180,19 @@ class LoadScreen(Screen[str | None]):
         if summary is None:
             return
         question = f"Delete the saved game “{summary.title}”? This cannot be undone."
-        self.app.push_screen(ConfirmScreen(question), lambda yes: self._delete(summary.name, yes))
+        if summary.open_elsewhere:
+            question = (
+                f"“{summary.title}” is open {summary.open_elsewhere}. Delete it anyway? "
+                "That window will not be able to save it any more."
+            )
+        force = summary.open_elsewhere is not None
 
-    def _delete(self, name: str, yes: bool | None) -> None:
+        def delete(yes: bool | None) -> None:
+            self._delete(summary.name, yes, force)
+
+        self.app.push_screen(ConfirmScreen(question), delete)
+
+    def _delete(self, name: str, yes: bool | None, force: bool) -> None:
         import saves
 
         if not yes:
@@ -182,7 +200,7 @@ class LoadScreen(Screen[str | None]):
         names = list(self.summaries)
         index = names.index(name)
         try:
-            self.store.delete(name)
+            self.store.delete(name, force=force)
         except saves.SaveError as exc:
             self.notify(str(exc), title="Cannot delete", severity="error", timeout=10)
         remaining = [n for n in names if n != name]

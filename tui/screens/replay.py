@@ -153,9 +153,10 @@ class ReplayScreen(Screen[None]):
             yield log
         yield KeysBar()
 
-    def _log_lines(self) -> list[str]:
+    def _log_lines(self) -> list[Text]:
+        # Text, not str: an option's string is read as markup, and names are the players'.
         return [
-            f"{number}. {describe(state, action)}"
+            Text(f"{number}. {describe(state, action)}")
             for number, (state, action) in enumerate(
                 zip(self.states[:-1], self.actions, strict=True), start=1
             )
