@@ -211,23 +211,25 @@ def from_code(action_code: int) -> Action:
     return action
 
 
+# The checks of a value read from outside raise ValueError with the reason alone; the
+# caller (to_code, parse_action) turns it into a MalformedActionError naming the input.
+
+
 def _space(value: object) -> int:
     if type(value) is not int or not 0 <= value < SPACES:
-        raise MalformedActionError(f"{value!r} is not a space of the region")
+        raise ValueError(f"{value!r} is not a space of the region")
     return value
 
 
 def _spaces(values: object, counts: tuple[int, ...]) -> tuple[int, ...]:
     if not isinstance(values, tuple) or len(values) not in counts:
-        raise MalformedActionError(
-            f"expected {' or '.join(map(str, counts))} spaces, got {values!r}"
-        )
+        raise ValueError(f"expected {' or '.join(map(str, counts))} spaces, got {values!r}")
     return tuple(_space(v) for v in values)
 
 
 def _index(value: object, limit: int, what: str) -> int:
     if type(value) is not int or not 0 <= value < limit:
-        raise MalformedActionError(f"{value!r} is not a {what}")
+        raise ValueError(f"{value!r} is not a {what}")
     return value
 
 
@@ -237,13 +239,17 @@ def to_code(action: Action) -> int:
         return _TO_CODE[action]
     except (KeyError, TypeError):
         pass
-    result = _encode(action)
+    try:
+        result = _encode(action)
+    except ValueError as exc:
+        raise MalformedActionError(action, str(exc)) from None
     _TO_CODE[action] = result
     _FROM_CODE.setdefault(result, action)
     return result
 
 
 def _encode(action: object) -> int:
+    """The code of a well-formed action; ``ValueError`` (the reason alone) otherwise."""
     match action:
         case Excavate(space=s):
             return code(EXCAVATE, _space(s))
@@ -275,7 +281,7 @@ def _encode(action: object) -> int:
             return code(BOOK, _index(r, ROOMS, "Museum room"))
         case NeutralParcel(parcel=p):
             return code(NEUTRAL_PARCEL, _index(p, 12, "parcel"))
-    raise MalformedActionError(f"{action!r} is not an action")
+    raise ValueError("not an action")
 
 
 # ---------------------------------------------------------------- text notation
@@ -296,6 +302,7 @@ _WORDS: dict[type, str] = {
     BookRoom: "book",
     NeutralParcel: "neutral",
 }
+_TYPE_OF_WORD = {word.lower(): action_type for action_type, word in _WORDS.items()}
 
 
 def format_action(action: Action) -> str:
@@ -316,17 +323,18 @@ def format_action(action: Action) -> str:
 def parse_action(text: str) -> Action:
     """Parse the notation of :func:`format_action`; raises :class:`MalformedActionError`."""
     if not isinstance(text, str):
-        raise MalformedActionError(f"{text!r} is not an action in notation")
+        raise MalformedActionError(text, "not an action in notation")
     word, *args = text.split() or [""]
-    kinds = {w.lower(): t for t, w in _WORDS.items()}
-    kind = kinds.get(word.lower())
+    kind = _TYPE_OF_WORD.get(word.lower())
     if kind is None:
-        raise MalformedActionError(f"unknown action {text!r}")
+        raise MalformedActionError(text, f"unknown action {word!r}")
     try:
         action = _parse_args(kind, args)
-    except (ValueError, TypeError) as exc:
-        raise MalformedActionError(f"cannot read {text!r}: {exc}") from None
-    to_code(action)  # range checks
+        _encode(action)  # range checks
+    except TypeError:  # an action built with too few or too many spaces
+        raise MalformedActionError(text, f"wrong number of spaces for {word!r}") from None
+    except ValueError as exc:
+        raise MalformedActionError(text, str(exc)) from None
     return action
 
 
@@ -334,11 +342,11 @@ def _parse_args(kind: Any, args: list[str]) -> Action:
     """Build an action of ``kind`` from the words after its name."""
     if kind in (Pass, NeutralSkip):
         if args:
-            raise ValueError("takes no argument")
+            raise ValueError("it takes no argument")
         return cast(Action, kind())
     one = (Brown, BookRoom, TakeParcel, NeutralParcel, Excavate, NeutralExcavate)
     if kind in one and len(args) != 1:
-        raise ValueError("takes one argument")
+        raise ValueError("it takes one argument")
     if kind in (Brown, BookRoom):
         return cast(Action, kind(parse_room(args[0])))
     if kind in (TakeParcel, NeutralParcel):

@@ -31,7 +31,7 @@ def replay(path: Path, save: SaveFile) -> list[core.GameState]:
     for number, action in enumerate(save.actions, start=1):
         try:
             state = core.apply_action(state, action)
-        except core.MalformedActionError as exc:
+        except core.MalformedActionError as exc:  # first: it is an IllegalActionError too
             raise load_error(path, f"action {number} of the log is malformed: {exc}") from None
         except core.IllegalActionError as exc:
             raise load_error(
