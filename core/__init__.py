@@ -15,6 +15,7 @@ data), ``rules`` (turn flow, legality and effects), ``scoring`` (the end of the 
 
 from core.actions import (
     Action,
+    ActionKind,
     Blackmore,
     BookRoom,
     Brown,
@@ -51,6 +52,7 @@ __all__ = [
     "CARDS",
     "NEUTRAL",
     "Action",
+    "ActionKind",
     "Blackmore",
     "BookRoom",
     "Brown",

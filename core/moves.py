@@ -9,7 +9,27 @@ from __future__ import annotations
 
 from operator import getitem
 
-from core import actions as K
+from core.actions import (
+    A_SHIFT,
+    BLACKMORE,
+    BOOK,
+    BROWN,
+    C_SHIFT,
+    EXCAVATE,
+    EXTEND,
+    LEMON_A,
+    LEMON_B,
+    NEUTRAL_A,
+    NEUTRAL_B,
+    NEUTRAL_PARCEL,
+    NEUTRAL_SKIP,
+    PASS,
+    TAKE,
+    TANGERINE,
+    VIOLET_A,
+    VIOLET_B,
+    code,
+)
 from core.cards import CARDS, Patron
 from core.museum import open_rooms
 from core.region import (
@@ -17,6 +37,7 @@ from core.region import (
     COL_H,
     NEIGHBOURS,
     ROW_SPACES,
+    SPACES,
     WIDTH,
     area_parcels,
     board_mask,
@@ -100,10 +121,16 @@ def _singles(kind: int, mask: int, rows: int, out: list[int]) -> None:
 
 
 def _single_table(kind: int) -> RowTable:
-    table = _SINGLES[kind] = tuple(
-        tuple(tuple(kind | s << 4 for s in spaces) for spaces in row) for row in ROW_SPACES
-    )
+    table = _SINGLES[kind] = _row_table([(code(kind, s),) for s in range(SPACES)])
     return table
+
+
+def _row_table(codes: list[tuple[int, ...]]) -> RowTable:
+    """The :data:`RowTable` listing ``codes[s]`` for each space ``s`` of a byte (the codes
+    are made once per space: making them per byte would cost thousands of calls)."""
+    return tuple(
+        tuple(tuple(c for s in spaces for c in codes[s]) for spaces in row) for row in ROW_SPACES
+    )
 
 
 # Blackmore's pairs: any two free spaces side by side, in either order. Bit ``a`` of
@@ -113,7 +140,7 @@ _BLACKMORE_TABLES: dict[int, tuple[RowTable, RowTable]] = {}
 
 
 def _blackmore_pairs(free: int, rows: int, out: list[int]) -> None:
-    east, south = _BLACKMORE_TABLES.get(K.BLACKMORE) or _blackmore_tables()
+    east, south = _BLACKMORE_TABLES.get(BLACKMORE) or _blackmore_tables()
     for codes in map(getitem, east, (free & free >> 1 & ~COL_H).to_bytes(rows, "little")):
         out += codes
     for codes in map(getitem, south, (free & free >> WIDTH).to_bytes(rows, "little")):
@@ -122,23 +149,15 @@ def _blackmore_pairs(free: int, rows: int, out: list[int]) -> None:
 
 def _blackmore_tables() -> tuple[RowTable, RowTable]:
     def table(offset: int) -> RowTable:
-        return tuple(
-            tuple(
-                tuple(
-                    code
-                    for a in spaces
-                    for code in (
-                        K.BLACKMORE | a << 4 | (a + offset) << 11,
-                        K.BLACKMORE | (a + offset) << 4 | a << 11,
-                    )
-                )
-                for spaces in row
-            )
-            for row in ROW_SPACES
+        return _row_table(
+            [
+                (code(BLACKMORE, a, a + offset), code(BLACKMORE, a + offset, a))
+                for a in range(SPACES)
+            ]
         )
 
     # Stored in one step: a computer player's thread may be listing moves too.
-    tables = _BLACKMORE_TABLES[K.BLACKMORE] = (table(1), table(WIDTH))
+    tables = _BLACKMORE_TABLES[BLACKMORE] = (table(1), table(WIDTH))
     return tables
 
 
@@ -162,20 +181,20 @@ def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
 
 # _PAIR_TAILS[kind][a][near]: the codes of ``kind`` from ``a`` to each space of ``near``.
 _PAIR_TAILS: dict[int, list[dict[int, tuple[int, ...]]]] = {
-    kind: [{} for _ in NEIGHBOURS] for kind in (K.EXTEND, K.VIOLET_B, K.LEMON_B, K.NEUTRAL_B)
+    kind: [{} for _ in NEIGHBOURS] for kind in (EXTEND, VIOLET_B, LEMON_B, NEUTRAL_B)
 }
 
 
 def _pair_tail(kind: int, a: int, near: int) -> tuple[int, ...]:
-    codes = tuple(kind | a << 4 | b << 11 for b in spaces_of(near))
+    codes = tuple(code(kind, a, b) for b in spaces_of(near))
     _PAIR_TAILS[kind][a][near] = codes
     return codes
 
 
 def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
     """Lord Lemon's B: exactly one of the two cubes on a free pyramid."""
-    _pairs(K.LEMON_B, firsts & free, pyramids, out)
-    _pairs(K.LEMON_B, firsts & pyramids, free, out)
+    _pairs(LEMON_B, firsts & free, pyramids, out)
+    _pairs(LEMON_B, firsts & pyramids, free, out)
 
 
 def _chains(firsts: int, free: int, out: list[int]) -> None:
@@ -201,20 +220,18 @@ _CHAIN_STEPS: list[dict[int, tuple[tuple[int, int], ...]]] = [{} for _ in NEIGHB
 
 
 def _chain_steps(a: int, near: int) -> tuple[tuple[int, int], ...]:
-    steps = tuple(
-        (K.TANGERINE | a << 4 | b << 11, NEIGHBOURS[b] & ~(1 << a)) for b in spaces_of(near)
-    )
+    steps = tuple((code(TANGERINE, a, b), NEIGHBOURS[b] & ~(1 << a)) for b in spaces_of(near))
     _CHAIN_STEPS[a][near] = steps
     return steps
 
 
-# _CHAIN_ENDS[head][near]: the codes ``head | c << 18`` for each space ``c`` of ``near``,
-# where ``head`` holds the kind and the first two spaces. Filled in as needed.
+# _CHAIN_ENDS[head][near]: the codes ``head`` with third space ``c`` for each ``c`` of
+# ``near``, where ``head`` holds the kind and the first two spaces. Filled in as needed.
 _CHAIN_ENDS: dict[int, dict[int, tuple[int, ...]]] = {}
 
 
 def _chain_ends(head: int, near: int) -> tuple[int, ...]:
-    codes = tuple(head | c << 18 for c in spaces_of(near))
+    codes = tuple(head | c << C_SHIFT for c in spaces_of(near))  # field c of code()
     _CHAIN_ENDS.setdefault(head, {})[near] = codes
     return codes
 
@@ -241,7 +258,7 @@ def _excavation_codes(state: GameState) -> list[int]:
     player = state.players[seat]
     stock = player.stock
     if not stock:
-        return [K.PASS]  # an empty stock can only pass
+        return [PASS]  # an empty stock can only pass
     taken = 0
     for cubes in state.cubes:
         taken |= cubes
@@ -250,24 +267,24 @@ def _excavation_codes(state: GameState) -> list[int]:
     near = neighbours(state.cubes[seat])
     frontier = near & free
     out: list[int] = []
-    _singles(K.EXCAVATE, free, rows, out)
+    _singles(EXCAVATE, free, rows, out)
     if stock >= 2:
-        _pairs(K.EXTEND, frontier, free, out)
-    out.append(K.PASS)
+        _pairs(EXTEND, frontier, free, out)
+    out.append(PASS)
     if not player.cards:
         return out
     patrons = _usable_bits(player.cards, player.tilted)
     if patrons & _VIOLET and player.reserve:
         # Lady Violet, then A or B (B too with 1 cube in stock, since she brings one).
-        _singles(K.VIOLET_A, free, rows, out)
-        _pairs(K.VIOLET_B, frontier, free, out)
+        _singles(VIOLET_A, free, rows, out)
+        _pairs(VIOLET_B, frontier, free, out)
     if patrons & _LEMON:
         pyramids = state.pyramids & ~taken
-        _singles(K.LEMON_A, pyramids, rows, out)
+        _singles(LEMON_A, pyramids, rows, out)
         if stock >= 2:
             _lemon_pairs(near, free, pyramids, out)
     if patrons & _BROWN:
-        out += _room_codes(K.BROWN, state.museum, seat)
+        out += _room_codes(BROWN, state.museum, seat)
     if patrons & _BLACKMORE and stock >= 2:
         _blackmore_pairs(free, rows, out)
     if patrons & _TANGERINE and stock >= 3:
@@ -280,10 +297,10 @@ def _neutral_codes(state: GameState) -> list[int]:
     free = free_spaces(state)
     out: list[int] = []
     rows = _BOARD_ROWS[len(state.region)][1]
-    _singles(K.NEUTRAL_A, free, rows, out)
+    _singles(NEUTRAL_A, free, rows, out)
     if held >= 2:
-        _pairs(K.NEUTRAL_B, neighbours(state.cubes[-1]) & free, free, out)
-    out.append(K.NEUTRAL_SKIP)
+        _pairs(NEUTRAL_B, neighbours(state.cubes[-1]) & free, free, out)
+    out.append(NEUTRAL_SKIP)
     return out
 
 
@@ -299,10 +316,10 @@ def parcels_left(state: GameState) -> list[int]:
 
 def survey_codes(state: GameState, step: SurveyStep, seat: Seat) -> list[int]:
     """The options of one survey step (possibly none: the player then gets nothing)."""
-    kind = K.NEUTRAL_PARCEL if step is _PICK_NEUTRAL else K.TAKE
-    out = [kind | p << 4 for p in parcels_left(state)]
+    kind = NEUTRAL_PARCEL if step is _PICK_NEUTRAL else TAKE
+    out = [kind | p << A_SHIFT for p in parcels_left(state)]  # code(kind, p), inlined: hot
     if step is _CHOOSE and state.players[seat].reserve:
-        out += _room_codes(K.BOOK, state.museum, seat)
+        out += _room_codes(BOOK, state.museum, seat)
     return out
 
 
@@ -317,7 +334,7 @@ def _room_codes(kind: int, museum: tuple[Seat, ...], seat: Seat) -> tuple[int, .
     if codes is None:
         if len(_ROOM_CODES) >= _CACHE_LIMIT:
             _ROOM_CODES.clear()
-        codes = _ROOM_CODES[key] = tuple(kind | room << 4 for room in open_rooms(museum, seat))
+        codes = _ROOM_CODES[key] = tuple(code(kind, room) for room in open_rooms(museum, seat))
     return codes
 
 

@@ -14,9 +14,25 @@ from collections.abc import Sequence
 import msgspec
 from msgspec.structs import replace
 
-from core import actions as K
 from core.actions import _FROM_CODE as _INTERNED
-from core.actions import Action, from_code, to_code
+from core.actions import (
+    A_SHIFT,
+    BOOK,
+    BROWN,
+    FIELD_MASK,
+    KIND_MASK,
+    KIND_PATRON,
+    NEUTRAL_PARCEL,
+    NEUTRAL_SKIP,
+    PASS,
+    PLACED_COUNT,
+    TANGERINE,
+    Action,
+    code_spaces,
+    from_code,
+    kind_of,
+    to_code,
+)
 from core.cards import CARDS, PATRONS, Patron
 from core.explain import describe_code, explain_illegal
 from core.moves import can_place_neutral, legal_codes, survey_codes
@@ -122,8 +138,9 @@ def is_over(state: GameState) -> bool:
 def apply_action(state: GameState, action: Action) -> GameState:
     """The state after ``action``; ``state`` is unchanged.
 
-    Raises :class:`~core.errors.MalformedActionError` for a malformed action and
-    :class:`~core.errors.IllegalActionError` (saying why) for one that is not legal now.
+    Raises :class:`~core.errors.IllegalActionError` (saying why) for an action that is not
+    legal now, and its subclass :class:`~core.errors.MalformedActionError` for one that is
+    not even well formed.
     """
     return _apply_checked(state, action, None)
 
@@ -161,20 +178,20 @@ def _apply_checked(state: GameState, action: Action, events: Events) -> GameStat
 
 def apply_code(state: GameState, action_code: int, events: Events = None) -> GameState:
     """Apply a legal action given by its code (not checked: the fast path for simulations)."""
-    kind = action_code & 15
+    kind = action_code & KIND_MASK  # kind_of and field inlined: the hottest function
     seat = state.current
-    if kind <= K.TANGERINE:
-        if kind == K.PASS:
+    if kind <= TANGERINE:
+        if kind == PASS:
             return _pass(state, seat, events)
-        if kind == K.BROWN:
-            state = _to_museum(state, seat, action_code >> 4 & 127, from_stock=True)
+        if kind == BROWN:
+            state = _to_museum(state, seat, action_code >> A_SHIFT & FIELD_MASK, from_stock=True)
             state = _tilt(state, seat, Patron.BROWN)
             if events is not None:
                 _tell(events, state, seat, describe_code(state, action_code))
             return _end_turn(state, seat, events)
         return _excavate(state, seat, action_code, events)
-    if kind <= K.NEUTRAL_SKIP:
-        if kind != K.NEUTRAL_SKIP:
+    if kind <= NEUTRAL_SKIP:
+        if kind != NEUTRAL_SKIP:
             state = _place_neutral(state, action_code, seat)
         if events is not None:
             _tell(events, state, seat, describe_code(state, action_code))
@@ -184,8 +201,8 @@ def apply_code(state: GameState, action_code: int, events: Events = None) -> Gam
 
 
 def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
-    kind = action_code & 15
-    patron = _KIND_PATRON.get(kind)  # Brown never comes here: apply_code handles it
+    kind = action_code & KIND_MASK
+    patron = _KIND_PATRON[kind]  # Brown never comes here: apply_code handles it
     player = state.players[seat]
     stock = player.stock - _PLACED_COUNT[kind]
     if patron is None:
@@ -212,7 +229,8 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
     return _end_turn(state, seat, events)
 
 
-_KIND_PATRON, _PLACED_COUNT, _VIOLET = K.KIND_PATRON, K.PLACED_COUNT, Patron.VIOLET
+# Module globals are read faster than attributes and the enum member (hot path).
+_KIND_PATRON, _PLACED_COUNT, _VIOLET = KIND_PATRON, PLACED_COUNT, Patron.VIOLET
 # The spaces of each placement code met so far: a bounded set (a few thousand codes).
 _PLACED_MASK: dict[int, int] = {}  # filled by _placed_mask
 
@@ -220,15 +238,8 @@ _PLACED_MASK: dict[int, int] = {}  # filled by _placed_mask
 def _placed_mask(action_code: int) -> int:
     """The spaces an action puts cubes on."""
     mask = _PLACED_MASK.get(action_code)
-    if mask is not None:
-        return mask
-    count = K.PLACED_COUNT[action_code & 15]
-    mask = 1 << (action_code >> 4 & 127)
-    if count >= 2:
-        mask |= 1 << (action_code >> 11 & 127)
-    if count == 3:
-        mask |= 1 << (action_code >> 18 & 127)
-    _PLACED_MASK[action_code] = mask
+    if mask is None:
+        mask = _PLACED_MASK[action_code] = sum(1 << s for s in code_spaces(action_code))
     return mask
 
 
@@ -237,7 +248,7 @@ def _place_neutral(state: GameState, action_code: int, seat: Seat) -> GameState:
     cubes = list(state.cubes)
     cubes[-1] |= _placed_mask(action_code)
     player = state.players[seat]
-    held = player.neutral_stock - K.PLACED_COUNT[action_code & 15]
+    held = player.neutral_stock - PLACED_COUNT[kind_of(action_code)]
     player = replace(player, neutral_stock=held)
     return replace(state, cubes=tuple(cubes), players=_with(state.players, seat, player))
 
@@ -468,15 +479,15 @@ def _survey_choice(state: GameState, seat: Seat, action_code: int, events: Event
 
 def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
     """Take a parcel, book a room, or discard the neutral's parcel; the step is done."""
-    kind, index = action_code & 15, action_code >> 4 & 127
-    if kind == K.BOOK:
+    kind, index = action_code & KIND_MASK, action_code >> A_SHIFT & FIELD_MASK  # hot: inlined
+    if kind == BOOK:
         state = _to_museum(state, seat, index, from_stock=False)
         if events is not None:
             _tell(events, state, seat, describe_code(state, action_code))
     else:
         card = state.region[index] >> 1
         region = (*state.region[:index], EMPTY, *state.region[index + 1 :])
-        if kind == K.NEUTRAL_PARCEL:
+        if kind == NEUTRAL_PARCEL:
             state = replace(state, region=region, discard=(*state.discard, card))
             if events is not None:
                 text = f"{{}} gives parcel P{index + 1} ({CARDS[card]}) to the neutral: discarded"

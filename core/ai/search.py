@@ -23,8 +23,7 @@ import math
 import random
 import time
 
-from core import actions as K
-from core.actions import Action, from_code
+from core.actions import PASS, Action, from_code
 from core.ai.evaluate import advantage
 from core.ai.players import rank_codes
 from core.ai.playout import play_ahead
@@ -79,7 +78,7 @@ class HardBot:
         if not ranked:
             raise ValueError("the game is over: there is nothing to choose")
         candidates = ranked[:CANDIDATES]
-        passing = next((pair for pair in ranked[CANDIDATES:] if pair[1] == K.PASS), None)
+        passing = next((pair for pair in ranked[CANDIDATES:] if pair[1] == PASS), None)
         if passing is not None:
             candidates.append(passing)
         if len(candidates) == 1:
