@@ -46,7 +46,7 @@ from core.rules import (
     redetermine,
 )
 from core.scoring import FinalScores, PlayerScore, final_scores
-from core.state import NEUTRAL, Colour, GameState, Phase, PlayerState
+from core.state import NEUTRAL, Colour, GameState, Phase, PlayerState, cube_holders, cube_index
 
 __all__ = [
     "CARDS",
@@ -81,6 +81,8 @@ __all__ = [
     "Violet",
     "apply_action",
     "apply_action_with_events",
+    "cube_holders",
+    "cube_index",
     "final_scores",
     "format_action",
     "is_over",

@@ -37,7 +37,7 @@ from core.errors import IllegalActionError
 from core.moves import free_pyramids, occupied, parcels_left, usable_patrons
 from core.museum import WINGS, room_label
 from core.region import NEIGHBOURS, board_mask, neighbours, space_name
-from core.state import EMPTY, GameState, Phase, SurveyStep
+from core.state import EMPTY, NEUTRAL, GameState, Phase, SurveyStep, cube_index
 
 
 def describe_code(state: GameState, action_code: int) -> str:
@@ -137,7 +137,7 @@ def _placement_reason(state: GameState, action_code: int) -> str:
     for before, after in pairwise(spaces):
         if not NEIGHBOURS[before] >> after & 1:
             return f"{space_name(after)} is not next to {space_name(before)}"
-    own = state.cubes[-1] if neutral else state.cubes[state.current]
+    own = state.cubes[cube_index(state, NEUTRAL if neutral else state.current)]
     chained = kind in (EXTEND, VIOLET_B, LEMON_B, TANGERINE, NEUTRAL_B)
     if chained and not neighbours(own) >> spaces[0] & 1:
         whose = "a neutral cube" if neutral else "one of your cubes"

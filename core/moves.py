@@ -30,7 +30,7 @@ from core.actions import (
     VIOLET_B,
     code,
 )
-from core.cards import CARDS, Patron
+from core.cards import PATRON_OF, Patron
 from core.museum import open_rooms
 from core.region import (
     AREA_MASK,
@@ -44,10 +44,7 @@ from core.region import (
     neighbours,
     spaces_of,
 )
-from core.state import EMPTY, GameState, Phase, PlayerState, Seat, SurveyStep
-
-# Cached per card: its patron (None for the patronless card), for the untilted-card checks.
-_PATRON_OF = tuple(card.patron for card in CARDS)
+from core.state import EMPTY, NEUTRAL, GameState, Phase, PlayerState, Seat, SurveyStep, cube_index
 
 
 def occupied(state: GameState) -> int:
@@ -92,7 +89,7 @@ def _usable_bits(cards: tuple[int, ...], tilted: tuple[int, ...]) -> int:
             _USABLE.clear()
         bits = 0
         for card in cards:
-            patron = _PATRON_OF[card]
+            patron = PATRON_OF[card]
             if patron is not None and card not in tilted:
                 bits |= 1 << patron
         _USABLE[key] = bits
@@ -299,7 +296,8 @@ def _neutral_codes(state: GameState) -> list[int]:
     rows = _BOARD_ROWS[len(state.region)][1]
     _singles(NEUTRAL_A, free, rows, out)
     if held >= 2:
-        _pairs(NEUTRAL_B, neighbours(state.cubes[-1]) & free, free, out)
+        neutral_cubes = state.cubes[cube_index(state, NEUTRAL)]
+        _pairs(NEUTRAL_B, neighbours(neutral_cubes) & free, free, out)
     out.append(NEUTRAL_SKIP)
     return out
 

@@ -37,11 +37,12 @@ from core.cards import CARDS, PATRONS, Patron
 from core.explain import describe_code, explain_illegal
 from core.moves import can_place_neutral, legal_codes, survey_codes
 from core.museum import ROOMS
-from core.region import AREA_MASK, area_parcels, pyramid_mask
+from core.region import AREA_MASK, area_parcels, face_card, pyramid_mask
 from core.state import (
     CUBES_PER_COLOUR,
     EMPTY,
     NEUTRAL,
+    PARCELS_PER_SEASON,
     SEASONS,
     Colour,
     GameState,
@@ -49,11 +50,12 @@ from core.state import (
     PlayerState,
     Seat,
     SurveyStep,
+    cube_holders,
+    cube_index,
 )
 
 STOCK_PER_SEASON = {2: 11, 3: 11, 4: 8}
 NEUTRAL_PER_SEASON = 4
-PARCELS_PER_SEASON = (8, 8, 8, 12)
 
 
 class Event(msgspec.Struct, frozen=True):
@@ -246,7 +248,7 @@ def _placed_mask(action_code: int) -> int:
 def _place_neutral(state: GameState, action_code: int, seat: Seat) -> GameState:
     """Put the action's cubes on the region for the neutral, from ``seat``'s neutral cubes."""
     cubes = list(state.cubes)
-    cubes[-1] |= _placed_mask(action_code)
+    cubes[cube_index(state, NEUTRAL)] |= _placed_mask(action_code)
     player = state.players[seat]
     held = player.neutral_stock - PLACED_COUNT[kind_of(action_code)]
     player = replace(player, neutral_stock=held)
@@ -289,7 +291,7 @@ def _with(
 def _tell(events: Events, state: GameState, seat: Seat | None, text: str) -> None:
     """Record an event; ``{}`` in ``text`` becomes the seat's name."""
     if events is not None:
-        name = state.players[seat].name if seat is not None and seat >= 0 else "The neutral"
+        name = "The neutral" if seat is None or seat == NEUTRAL else state.players[seat].name
         events.append(Event(text.format(name), seat))
 
 
@@ -412,10 +414,9 @@ def ranking(state: GameState, area: int) -> list[Seat]:
     mask = AREA_MASK[area]
     passing = state.passing
     ranked = []
-    for holder, cubes in enumerate(state.cubes):
+    for seat, cubes in zip(cube_holders(state), state.cubes, strict=True):
         count = (cubes & mask).bit_count()
         if count:
-            seat = holder if holder < len(state.players) else NEUTRAL
             ranked.append((-count, passing.index(seat), seat))
     ranked.sort()
     return [seat for _, _, seat in ranked]
@@ -485,7 +486,7 @@ def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Event
         if events is not None:
             _tell(events, state, seat, describe_code(state, action_code))
     else:
-        card = state.region[index] >> 1
+        card = face_card(state.region[index])
         region = (*state.region[:index], EMPTY, *state.region[index + 1 :])
         if kind == NEUTRAL_PARCEL:
             state = replace(state, region=region, discard=(*state.discard, card))
@@ -510,7 +511,7 @@ def _finish_area(state: GameState, events: Events) -> GameState:
     discard = list(state.discard)
     for parcel in area_parcels(area):
         if region[parcel] != EMPTY:
-            discard.append(region[parcel] >> 1)
+            discard.append(face_card(region[parcel]))
             region[parcel] = EMPTY
             if events is not None:
                 text = f"Nobody takes parcel P{parcel + 1} ({CARDS[discard[-1]]}): discarded"
@@ -519,11 +520,13 @@ def _finish_area(state: GameState, events: Events) -> GameState:
     if events is not None and any(cubes & mask for cubes in state.cubes):
         _tell(events, state, None, f"The cubes on area {area + 1} go back to their reserves")
     players = list(state.players)
-    for seat, player in enumerate(players):
-        back = (state.cubes[seat] & mask).bit_count()
-        if back:
-            players[seat] = replace(player, reserve=player.reserve + back)
-    neutral_back = (state.cubes[-1] & mask).bit_count() if len(players) == 2 else 0
+    neutral_back = 0
+    for holder, cubes in zip(cube_holders(state), state.cubes, strict=True):
+        back = (cubes & mask).bit_count()
+        if holder == NEUTRAL:
+            neutral_back = back
+        elif back:
+            players[holder] = replace(players[holder], reserve=players[holder].reserve + back)
     state = replace(
         state,
         region=tuple(region),

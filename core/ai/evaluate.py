@@ -20,16 +20,24 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from core.cards import CARDS, PATRONS
+from core.cards import CARDS, PATRON_OF, PATRONS
 from core.museum import FIVE_ROOM_DOORS, WINGS, open_rooms, room_points, room_wings
-from core.region import AREA_MASK, area_parcels
+from core.region import AREA_MASK, area_parcels, face_card
 from core.rules import ranking
 from core.scoring import SERIES_BONUS, final_scores
-from core.state import EMPTY, NEUTRAL, SEASONS, GameState, Phase, Seat, SurveyStep
+from core.state import (
+    EMPTY,
+    NEUTRAL,
+    PARCELS_PER_SEASON,
+    SEASONS,
+    GameState,
+    Phase,
+    Seat,
+    SurveyStep,
+    cube_holders,
+)
 
-_PATRON_OF: tuple[int, ...] = tuple(-1 if c.patron is None else int(c.patron) for c in CARDS)
 _VALUE_OF: tuple[int, ...] = tuple(c.value for c in CARDS)
-_PARCELS_PER_SEASON = (8, 8, 8, 12)
 _WING_ROOMS: tuple[tuple[int, ...], ...] = tuple(
     (wing, WINGS + wing, *FIVE_ROOM_DOORS[wing][1:]) for wing in range(WINGS)
 )
@@ -112,7 +120,7 @@ def advantage(state: GameState, seat: Seat, season: int | None = None) -> float:
 
 def _future_cards(state: GameState, weights: Weights) -> float:
     """Cards a player may still expect in the seasons after this one."""
-    later = sum(_PARCELS_PER_SEASON[state.season :])
+    later = sum(PARCELS_PER_SEASON[state.season :])
     takers = len(state.players) + (0.6 if len(state.players) == 2 else 0.0)
     return later * weights.share_taken / takers
 
@@ -151,9 +159,9 @@ def _seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
 def _compute_seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
     counts = [0] * len(PATRONS)
     for card in state.players[seat].cards:
-        patron = _PATRON_OF[card]
-        if patron >= 0:
-            counts[patron] += 1
+        of = PATRON_OF[card]
+        if of is not None:
+            counts[of] += 1
     museum = state.museum
     room_values = [1] * len(PATRONS)
     for wing, patron in enumerate(state.wings):
@@ -210,9 +218,9 @@ def _standing(state: GameState, seat: Seat, worth: _Seat, weights: Weights) -> f
 
 
 def _parcel_worth(state: GameState, parcel: int, worth: _Seat) -> float:
-    card = state.region[parcel] >> 1
-    patron = _PATRON_OF[card]
-    return _VALUE_OF[card] + (worth.card_worth[patron] if patron >= 0 else 0.0)
+    card = face_card(state.region[parcel])
+    patron = PATRON_OF[card]
+    return _VALUE_OF[card] + (worth.card_worth[patron] if patron is not None else 0.0)
 
 
 # ---------------------------------------------------------------- the region
@@ -236,7 +244,7 @@ def _add_excavation_areas(
 ) -> None:
     """Each player's expected share of every area, from smooth chances of its ranks."""
     players = len(state.players)
-    holders = [*range(players), NEUTRAL] if players == 2 else list(range(players))
+    holders = cube_holders(state)
     passing = state.passing
     active = [h != NEUTRAL and h not in passing for h in holders]
     # Tie-break: a lower passing space wins; players still in will pass later than those out.

@@ -73,7 +73,7 @@ def position(
     rows = _rows(board)
     letters = {p.colour.letter: seat for seat, p in enumerate(state.players)}
     if players == 2:
-        letters["N"] = 2
+        letters["N"] = core.cube_index(state, NEUTRAL)
     pyramids = 0
     cubes = [0] * len(state.cubes)
     for row, tokens in enumerate(rows):
@@ -92,7 +92,7 @@ def position(
     if len(rows) == 9:
         region = (*state.region, *state.deck[:4])
         season = 4
-    neutral_on_board = cubes[2].bit_count() if players == 2 else 0
+    neutral_on_board = cubes[letters["N"]].bit_count() if players == 2 else 0
     state = replace(
         state,
         region=region,
@@ -127,8 +127,10 @@ def picture(state: GameState) -> str:
     """The region of ``state`` drawn in the notation :func:`position` reads."""
     if state.phase is Phase.OVER or not state.region:
         return "(no region)"
-    seats: list[int] = [*range(state.player_count), NEUTRAL][: len(state.cubes)]
-    letters = ["N" if seat == NEUTRAL else state.players[seat].colour.letter for seat in seats]
+    letters = [
+        "N" if seat == NEUTRAL else state.players[seat].colour.letter
+        for seat in core.cube_holders(state)
+    ]
     lines = ["  a b c d | e f g h"]
     for row in range(rows_in(len(state.region))):
         tokens = []

@@ -34,7 +34,7 @@ def cubes_add_up(state: core.GameState) -> None:
         assert player.reserve + player.stock + on_region + in_museum == 25, seat
     if state.player_count == 2:
         held = sum(p.neutral_stock for p in state.players)
-        on_region = state.cubes[2].bit_count() if state.cubes else 0
+        on_region = state.cubes[core.cube_index(state, core.NEUTRAL)].bit_count()
         assert state.neutral_reserve + held + on_region == 25
 
 
