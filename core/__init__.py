@@ -30,12 +30,15 @@ from core.actions import (
     TakeParcel,
     Tangerine,
     Violet,
+    action_kind,
     format_action,
     parse_action,
+    placed_spaces,
 )
 from core.cards import CARDS, Card, Patron
 from core.errors import IllegalActionError, MalformedActionError
 from core.museum import Room
+from core.refusals import Choice, next_spaces, open_choices, why_not_kind, why_not_next
 from core.rules import (
     Event,
     apply_action,
@@ -57,6 +60,7 @@ __all__ = [
     "BookRoom",
     "Brown",
     "Card",
+    "Choice",
     "Colour",
     "Event",
     "Excavate",
@@ -79,6 +83,7 @@ __all__ = [
     "TakeParcel",
     "Tangerine",
     "Violet",
+    "action_kind",
     "apply_action",
     "apply_action_with_events",
     "cube_holders",
@@ -88,6 +93,11 @@ __all__ = [
     "is_over",
     "legal_actions",
     "new_game",
+    "next_spaces",
+    "open_choices",
     "parse_action",
+    "placed_spaces",
     "redetermine",
+    "why_not_kind",
+    "why_not_next",
 ]

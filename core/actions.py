@@ -307,6 +307,18 @@ def to_code(action: Action) -> int:
     return result
 
 
+def action_kind(action: Action) -> ActionKind:
+    """The kind of ``action`` (Violet and Lemon by their number of cubes); raises
+    :class:`MalformedActionError` if it is malformed."""
+    return ActionKind(kind_of(to_code(action)))
+
+
+def placed_spaces(action: Action) -> tuple[int, ...]:
+    """The spaces ``action`` puts cubes on, in the order they are placed (empty for an
+    action that places none); raises :class:`MalformedActionError` if it is malformed."""
+    return code_spaces(to_code(action))
+
+
 def _encode(action: object) -> int:
     """The code of a well-formed action; ``ValueError`` (the reason alone) otherwise."""
     match action:

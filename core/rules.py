@@ -34,9 +34,10 @@ from core.actions import (
     to_code,
 )
 from core.cards import CARDS, PATRONS, Patron
-from core.explain import describe_code, explain_illegal
+from core.explain import describe_code
 from core.moves import can_place_neutral, legal_codes, survey_codes
 from core.museum import ROOMS
+from core.refusals import explain_illegal
 from core.region import AREA_MASK, area_parcels, face_card, pyramid_mask
 from core.state import (
     CUBES_PER_COLOUR,

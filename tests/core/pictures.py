@@ -38,6 +38,28 @@ from core.state import CUBES_PER_COLOUR, NEUTRAL, GameState, Phase
 
 _COLUMNS = "abcdefgh"
 
+PYRAMIDS_AND_OPPONENTS = """
+  a b c d | e f g h
+1 . . ^ . | . . . .
+2 . B . . | . ^ . .
+3 . . . . | . . . .
+4 . . . . | R . . .
+5 . ^ . . | . . . .
+6 . . . . | . . . G
+"""
+"""3 players: pyramids on c1 f2 b5; Blue's cube on b2, Red's on e4, Green's on h6."""
+
+WITH_NEUTRAL = """
+  a b c d | e f g h
+1 . . . . | . . . .
+2 . B . . | . N . .
+3 . . . . | . . . .
+4 . . . . | . . R .
+5 . . . . | . . . .
+6 . . . . | . . . .
+"""
+"""2 players: Blue's cube on b2, a neutral cube on f2, Red's on g4."""
+
 
 def _rows(board: str) -> list[list[str]]:
     """The tokens of each row of a picture, without labels and separators."""

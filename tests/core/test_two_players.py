@@ -4,21 +4,13 @@ import pytest
 
 import core
 from core.state import EMPTY, NEUTRAL, SurveyStep
-from tests.core.pictures import legal, picture, play, position, with_player
+from tests.core.pictures import WITH_NEUTRAL, legal, picture, play, position, with_player
 
 # P1 Violet 3, P2 Violet -, P3 Lemon 3, P4 Lemon -, P5 Brown 3, P6 Brown -, P7 patronless 5,
 # P8 Blackmore - (all unrotated).
 REGION = (6 * 2, 0 * 2, 13 * 2, 7 * 2, 20 * 2, 14 * 2, 35 * 2, 21 * 2)
 EMPTY_REGION = "\n".join(f"{r} . . . . . . . ." for r in range(1, 7))
-NEUTRAL_BOARD = """
-  a b c d | e f g h
-1 . . . . | . . . .
-2 . B . . | . N . .
-3 . . . . | . . . .
-4 . . . . | . . R .
-5 . . . . | . . . .
-6 . . . . | . . . .
-"""
+NEUTRAL_BOARD = WITH_NEUTRAL
 
 
 def blue_to_play(board: str = NEUTRAL_BOARD, **fields) -> core.GameState:
