@@ -35,6 +35,7 @@ from core.actions import (
     parse_action,
     placed_spaces,
 )
+from core.caches import clear_caches
 from core.cards import CARDS, Card, Patron
 from core.errors import IllegalActionError, MalformedActionError
 from core.museum import Room
@@ -86,6 +87,7 @@ __all__ = [
     "action_kind",
     "apply_action",
     "apply_action_with_events",
+    "clear_caches",
     "cube_holders",
     "cube_index",
     "final_scores",

@@ -26,6 +26,7 @@ from typing import Any, Final, cast
 
 import msgspec
 
+from core.caches import register
 from core.cards import Patron
 from core.errors import MalformedActionError
 from core.museum import ROOMS, parse_room, room_name
@@ -257,8 +258,9 @@ def _build(action_code: int) -> Action:
     return builders[kind]
 
 
-_FROM_CODE: dict[int, Action] = {}
-_TO_CODE: dict[Action, int] = {}
+# The intern tables of from_code / to_code (every code met so far, a few thousand).
+_FROM_CODE: dict[int, Action] = register({})
+_TO_CODE: dict[Action, int] = register({})
 
 
 def from_code(action_code: int) -> Action:

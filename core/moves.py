@@ -30,6 +30,7 @@ from core.actions import (
     VIOLET_B,
     code,
 )
+from core.caches import register
 from core.cards import PATRON_OF, Patron
 from core.museum import open_rooms
 from core.region import (
@@ -77,7 +78,7 @@ computer play meets many Museums and hands; this bounds the memory they take).""
 
 # Bit ``p`` set: an untilted card of patron ``p``; per (cards, tilted), which change only
 # in the survey and when a card is turned. (Enum members hash in Python: bits are quicker.)
-_USABLE: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+_USABLE: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = register({})
 _VIOLET, _LEMON, _BROWN, _BLACKMORE, _TANGERINE = (1 << patron for patron in Patron)
 
 
@@ -107,7 +108,7 @@ _BOARD_ROWS = {count: (board_mask(count), count * 3 // 4) for count in (0, 8, 12
 
 # The codes of single placements, a table per kind, built at first use (computing the
 # tables at import would slow the game's start).
-_SINGLES: dict[int, RowTable] = {}
+_SINGLES: dict[int, RowTable] = register({})
 
 
 def _singles(kind: int, mask: int, rows: int, out: list[int]) -> None:
@@ -133,7 +134,7 @@ def _row_table(codes: list[tuple[int, ...]]) -> RowTable:
 # Blackmore's pairs: any two free spaces side by side, in either order. Bit ``a`` of
 # ``free & free >> 1`` (east) or ``free & free >> WIDTH`` (south) stands for the two
 # ordered pairs of ``a`` and its neighbour, ready-made in these tables.
-_BLACKMORE_TABLES: dict[int, tuple[RowTable, RowTable]] = {}
+_BLACKMORE_TABLES: dict[int, tuple[RowTable, RowTable]] = register({})
 
 
 def _blackmore_pairs(free: int, rows: int, out: list[int]) -> None:
@@ -177,8 +178,8 @@ def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
 
 
 # _PAIR_TAILS[kind][a][near]: the codes of ``kind`` from ``a`` to each space of ``near``.
-_PAIR_TAILS: dict[int, list[dict[int, tuple[int, ...]]]] = {
-    kind: [{} for _ in NEIGHBOURS] for kind in (EXTEND, VIOLET_B, LEMON_B, NEUTRAL_B)
+_PAIR_TAILS: dict[int, tuple[dict[int, tuple[int, ...]], ...]] = {
+    kind: tuple(register({}) for _ in NEIGHBOURS) for kind in (EXTEND, VIOLET_B, LEMON_B, NEUTRAL_B)
 }
 
 
@@ -213,7 +214,9 @@ def _chains(firsts: int, free: int, out: list[int]) -> None:
 
 # _CHAIN_STEPS[a][near]: for each second space ``b`` of ``near`` (free neighbours of ``a``),
 # the code so far and the spaces a third may take (``b``'s neighbours but ``a``).
-_CHAIN_STEPS: list[dict[int, tuple[tuple[int, int], ...]]] = [{} for _ in NEIGHBOURS]
+_CHAIN_STEPS: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = tuple(
+    register({}) for _ in NEIGHBOURS
+)
 
 
 def _chain_steps(a: int, near: int) -> tuple[tuple[int, int], ...]:
@@ -224,7 +227,7 @@ def _chain_steps(a: int, near: int) -> tuple[tuple[int, int], ...]:
 
 # _CHAIN_ENDS[head][near]: the codes ``head`` with third space ``c`` for each ``c`` of
 # ``near``, where ``head`` holds the kind and the first two spaces. Filled in as needed.
-_CHAIN_ENDS: dict[int, dict[int, tuple[int, ...]]] = {}
+_CHAIN_ENDS: dict[int, dict[int, tuple[int, ...]]] = register({})
 
 
 def _chain_ends(head: int, near: int) -> tuple[int, ...]:
@@ -323,7 +326,7 @@ def survey_codes(state: GameState, step: SurveyStep, seat: Seat) -> list[int]:
 
 # The codes of Brown's and the survey's Museum bookings, per (kind, museum, seat): the
 # Museum changes a few times a season, so most look-ups hit. Cleared when it grows large.
-_ROOM_CODES: dict[tuple[int, tuple[Seat, ...], Seat], tuple[int, ...]] = {}
+_ROOM_CODES: dict[tuple[int, tuple[Seat, ...], Seat], tuple[int, ...]] = register({})
 
 
 def _room_codes(kind: int, museum: tuple[Seat, ...], seat: Seat) -> tuple[int, ...]:

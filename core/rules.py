@@ -33,6 +33,7 @@ from core.actions import (
     kind_of,
     to_code,
 )
+from core.caches import register
 from core.cards import CARDS, PATRONS, Patron
 from core.explain import describe_code
 from core.moves import can_place_neutral, legal_codes, survey_codes
@@ -154,18 +155,31 @@ def apply_action_with_events(state: GameState, action: Action) -> tuple[GameStat
     return _apply_checked(state, action, events), events
 
 
-_last: tuple[GameState | None, list[int]] = (None, [])
+class _LastCodes:
+    """``legal_codes`` of the last state asked about: a UI or a player usually asks for the
+    legal actions and then applies one of them. (One tuple, swapped atomically, so threads
+    at worst recompute.)"""
+
+    __slots__ = ("pair",)
+
+    def __init__(self) -> None:
+        self.pair: tuple[GameState | None, list[int]] = (None, [])
+
+    def clear(self) -> None:
+        self.pair = (None, [])
+
+    def __len__(self) -> int:
+        return 0 if self.pair[0] is None else 1
+
+
+_LAST = register(_LastCodes())
 
 
 def _cached_codes(state: GameState) -> list[int]:
-    """``legal_codes`` of the last state asked about is kept: a UI or a player usually asks
-    for the legal actions and then applies one of them. (One tuple, swapped atomically, so
-    threads at worst recompute.)"""
-    global _last
-    cached_state, codes = _last
+    cached_state, codes = _LAST.pair
     if cached_state is not state:
         codes = legal_codes(state)
-        _last = (state, codes)
+        _LAST.pair = (state, codes)
     return codes
 
 
@@ -235,7 +249,7 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
 # Module globals are read faster than attributes and the enum member (hot path).
 _KIND_PATRON, _PLACED_COUNT, _VIOLET = KIND_PATRON, PLACED_COUNT, Patron.VIOLET
 # The spaces of each placement code met so far: a bounded set (a few thousand codes).
-_PLACED_MASK: dict[int, int] = {}  # filled by _placed_mask
+_PLACED_MASK: dict[int, int] = register({})  # filled by _placed_mask
 
 
 def _placed_mask(action_code: int) -> int:

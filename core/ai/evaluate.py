@@ -18,8 +18,10 @@ than the decision being judged, since its parcels would come from the (hidden) d
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from core.caches import register
 from core.cards import CARDS, PATRON_OF, PATRONS
 from core.museum import FIVE_ROOM_DOORS, WINGS, open_rooms, room_points, room_wings
 from core.region import AREA_MASK, area_parcels, face_card
@@ -69,14 +71,15 @@ class Weights:
 WEIGHTS = Weights()
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Seat:
-    """What one player's cards and rooms are worth, precomputed for one evaluation."""
+    """What one player's cards and rooms are worth, precomputed. Frozen: it is cached and
+    shared by every evaluation with the same facts."""
 
-    counts: list[int]
-    room_values: list[int]
+    counts: tuple[int, ...]
+    room_values: tuple[int, ...]
     future_cards: float
-    card_worth: list[float]
+    card_worth: tuple[float, ...]
     """Marginal worth of one more card of each patron (exhibition, series, power)."""
     book_worth: float
     """Best gain of booking a Museum room now (0 if impossible)."""
@@ -125,12 +128,12 @@ def _future_cards(state: GameState, weights: Weights) -> float:
     return later * weights.share_taken / takers
 
 
-def _series_worth(counts: list[int], weights: Weights) -> float:
+def _series_worth(counts: Sequence[int], weights: Weights) -> float:
     low = min(counts)
     return SERIES_BONUS * low + weights.series_progress * sum(1 for c in counts if c > low)
 
 
-_SEAT_CACHE: dict[tuple[object, ...], _Seat] = {}
+_SEAT_CACHE: dict[tuple[object, ...], _Seat] = register({})
 _SEAT_CACHE_SIZE = 20_000
 
 
@@ -181,7 +184,7 @@ def _compute_seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat
     book = 0.0
     if state.players[seat].reserve:
         book = _best_booking(state, seat, counts, room_values, future, weights)
-    return _Seat(counts, room_values, future, card_worth, book)
+    return _Seat(tuple(counts), tuple(room_values), future, tuple(card_worth), book)
 
 
 def _best_booking(

@@ -59,17 +59,6 @@ def test_every_action_text_round_trips() -> None:
     assert seen > 1000
 
 
-def _forget_memos() -> None:
-    """Empty every table core fills as it plays (legal moves are then worked out cold)."""
-    from core import moves, rules
-
-    for memo in (moves._USABLE, moves._ROOM_CODES, moves._CHAIN_ENDS, rules._PLACED_MASK):
-        memo.clear()
-    for memos in (moves._CHAIN_STEPS, *moves._PAIR_TAILS.values()):
-        for memo in memos:
-            memo.clear()
-
-
 def test_memoised_moves_match_moves_worked_out_cold() -> None:
     """Tables filled over earlier games (other hands, Museums, regions) never leak a stale
     entry: every decision lists the same moves as with all memos emptied first."""
@@ -78,10 +67,10 @@ def test_memoised_moves_match_moves_worked_out_cold() -> None:
         state = core.new_game(2 + game % 3, 100 + game)
         while not core.is_over(state):
             warm = legal_codes(state)
-            _forget_memos()
+            core.clear_caches()
             assert legal_codes(state) == warm
             code = warm[int(rng.random() * len(warm))]
             after = apply_code(state, code)
-            _forget_memos()  # effects memoise too (the spaces of a placement)
+            core.clear_caches()  # effects memoise too (the spaces of a placement)
             assert apply_code(state, code) == after
             state = after
