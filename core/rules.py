@@ -116,11 +116,16 @@ def new_game(
 def redetermine(state: GameState, rng: random.Random) -> GameState:
     """A copy of ``state`` with the undealt parcels re-shuffled and re-oriented by ``rng``.
 
-    Computer players simulate on such copies so they never use the real deck order.
+    Computer players simulate on such copies so they never use the real deck order. The
+    result depends only on the undealt cards as a set and on ``rng``: they are put in a
+    canonical order (increasing card id) before the shuffle, and every orientation is drawn
+    from ``rng``. The copy's ``seed`` is 0, whatever the game's: the seed would deal the
+    real deck again (``new_game``), and a copy is a simulation, not a replayable game.
     """
-    cards = [face >> 1 for face in state.deck]
+    cards = sorted(face_card(face) for face in state.deck)
     rng.shuffle(cards)
-    return replace(state, deck=tuple(card * 2 + rng.getrandbits(1) for card in cards))
+    deck = tuple(card * 2 + rng.getrandbits(1) for card in cards)
+    return replace(state, deck=deck, seed=0)
 
 
 # ---------------------------------------------------------------- the public contract

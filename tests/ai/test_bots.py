@@ -137,3 +137,9 @@ def test_bots_refuse_a_finished_game() -> None:
     for level in LEVELS:
         with pytest.raises(ValueError, match="over"):
             bot(level, 0).choose(state)
+
+
+def test_the_public_view_hides_the_seed() -> None:
+    """The game's seed would deal the real deck again: a bot's view carries none."""
+    state = core.new_game(3, seed=77)
+    assert public_view(state).seed == 0
