@@ -19,6 +19,7 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 
 import core
+from core.ai import LEVELS, Level
 from saves.errors import SaveError, load_error, mismatch
 from saves.migrations import OLDEST_VERSION, migrate
 
@@ -38,7 +39,6 @@ _PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
 file could otherwise move the cursor or change colours."""
 
 PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=_PRINTABLE)]
-Level = Annotated[str, msgspec.Meta(min_length=1, max_length=20)]
 
 
 class SeatConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -48,7 +48,8 @@ class SeatConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     colour: core.Colour
     kind: Literal["human", "computer"]
     level: Level | None = None
-    """The computer's level (one of ``core.ai.LEVELS``); None for a human."""
+    """The computer's level (``core.ai.Level``: msgspec refuses any other word, and the
+    JSON Schema lists them); None for a human."""
 
 
 class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -166,12 +167,17 @@ def check_save(save: SaveFile) -> None:
 
 
 def check_seat(seat: SeatConfig) -> None:
-    """A computer seat needs a known level; a human seat has none (``ValueError`` if not)."""
-    from core.ai import LEVELS
+    """A computer seat needs a level; a human seat has none (``ValueError`` if not).
 
+    Decoding already refuses an unknown level (the type is ``core.ai.Level``); a seat built
+    in Python is not decoded, so its level is checked against ``core.ai.LEVELS`` here too.
+    """
     if seat.kind == "computer" and seat.level not in LEVELS:
+        problem = (
+            "has no level" if seat.level is None else f"has unknown level {_shown(seat.level)}"
+        )
         raise ValueError(
-            f"the computer player {seat.name!r} has unknown level {_shown(seat.level)}"
+            f"the computer player {seat.name!r} {problem} (choose one of {', '.join(LEVELS)})"
         )
     if seat.kind == "human" and seat.level is not None:
         raise ValueError(f"the human player {seat.name!r} has a computer level")

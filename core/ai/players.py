@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from core.actions import NEUTRAL_PARCEL, NEUTRAL_SKIP, PASS, TAKE, Action, field, from_code, kind_of
+from core.ai.bot import Level, Stop
 from core.ai.evaluate import advantage
 from core.ai.view import public_view
 from core.cards import CARDS
@@ -29,12 +30,14 @@ _EASY_PASS_CHANCE = 0.1
 class EasyBot:
     """Legal, plausible and beatable: random placements, greedy parcel taking."""
 
-    level = "easy"
+    level: Level = "easy"
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def choose(self, state: GameState) -> Action:
+    def choose(self, state: GameState, stop: Stop | None = None) -> Action:
+        """A legal action; quick, so ``stop`` (for the :class:`~core.ai.Bot` contract) is
+        never needed."""
         codes = legal_codes(public_view(state))
         if not codes:
             raise ValueError("the game is over: there is nothing to choose")
@@ -65,15 +68,17 @@ class EasyBot:
 class NormalBot:
     """A fast heuristic player: the legal action with the best :func:`advantage` after it."""
 
-    level = "normal"
+    level: Level = "normal"
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def choose(self, state: GameState) -> Action:
-        return from_code(self.choose_code(public_view(state)))
+    def choose(self, state: GameState, stop: Stop | None = None) -> Action:
+        """The heuristic's best action; one decision deep and quick, so ``stop`` (for the
+        :class:`~core.ai.Bot` contract) is never needed."""
+        return from_code(self.choose_code(public_view(state), stop))
 
-    def choose_code(self, view: GameState) -> int:
+    def choose_code(self, view: GameState, stop: Stop | None = None) -> int:
         """The code of the choice for a state already seen through ``public_view``."""
         ranked = rank_codes(view)
         if not ranked:
