@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from msgspec.structs import replace
 
 import core
@@ -108,3 +109,26 @@ def test_memoised_moves_match_moves_worked_out_cold() -> None:
             core.clear_caches()  # effects memoise too (the spaces of a placement)
             assert apply_code(state, code) == after
             state = after
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_apply_action_and_the_events_path_reach_the_same_state(players: int) -> None:
+    """``apply_action`` takes shortcuts (an excavation handing the turn on in one step) that
+    the events path does not: for every legal action of positions from many random games,
+    both give the same state."""
+    rng = random.Random(players)
+    compared = 0
+    for game in range(5):
+        state = core.new_game(players, 500 + 10 * players + game)
+        step = 0
+        while not core.is_over(state):
+            actions = core.legal_actions(state)
+            if step % 7 == game % 7:
+                for action in actions:
+                    quiet = core.apply_action(state, action)
+                    told, _ = core.apply_action_with_events(state, action)
+                    assert quiet == told, core.format_action(action)
+                    compared += 1
+            state = core.apply_action(state, rng.choice(actions))
+            step += 1
+    assert compared > 2000
