@@ -8,9 +8,11 @@ The whole contract is here::
     state.current_player                          # seat deciding now, None when the game is over
     core.is_over(state); core.final_scores(state)
 
-Rules live by concept: ``region`` (the grid of parcels), ``museum`` (the room graph),
-``cards`` (the deck data), ``actions`` (moves and their notation), ``state`` (the game's
-data), ``rules`` (turn flow, legality and effects), ``scoring`` (the end of the game).
+Everything a UI or a save needs is exported here (``__all__``): the actions and their
+notation, the refusals in words (``why_not_next``, ``why_not_kind``, ``next_spaces``), the
+helpers that read a state (``cube_holders``, ``cube_index``). The modules behind it, and
+the fast integer-coded path that computer players use, are described in their own
+docstrings and in docs/ARCHITECTURE.md.
 """
 
 from core.actions import (
