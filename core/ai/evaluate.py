@@ -39,7 +39,13 @@ from core.state import (
     cube_holders,
 )
 
-_VALUE_OF: tuple[int, ...] = tuple(c.value for c in CARDS)
+# A dealt parcel's worth, read per face (card and orientation) without unpacking it: the
+# heuristic asks for it for every parcel, seat and area of every position it judges.
+_FACE_VALUE: tuple[int, ...] = tuple(CARDS[face_card(f)].value for f in range(2 * len(CARDS)))
+_FACE_PATRON: tuple[int | None, ...] = tuple(
+    None if (p := PATRON_OF[face_card(f)]) is None else int(p) for f in range(2 * len(CARDS))
+)
+"""The patron of a face as a plain int (indexing with a Patron costs a conversion)."""
 _WING_ROOMS: tuple[tuple[int, ...], ...] = tuple(
     (wing, WINGS + wing, *FIVE_ROOM_DOORS[wing][1:]) for wing in range(WINGS)
 )
@@ -221,9 +227,9 @@ def _standing(state: GameState, seat: Seat, worth: _Seat, weights: Weights) -> f
 
 
 def _parcel_worth(state: GameState, parcel: int, worth: _Seat) -> float:
-    card = face_card(state.region[parcel])
-    patron = PATRON_OF[card]
-    return _VALUE_OF[card] + (worth.card_worth[patron] if patron is not None else 0.0)
+    face = state.region[parcel]
+    patron = _FACE_PATRON[face]
+    return _FACE_VALUE[face] + (worth.card_worth[patron] if patron is not None else 0.0)
 
 
 # ---------------------------------------------------------------- the region
