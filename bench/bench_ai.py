@@ -6,13 +6,16 @@ The positions come from 3-player games between normal bots (seeds 1, 2, ...): ev
 ``--every``-th decision is kept, from every season and both phases. Each level then decides
 each position once, with its default settings (the hard bot: its default fixed number of
 simulations, with the 5 s safety cap). Prints the median and the maximum time per decision,
-and the hard bot's simulations per second. Single process: run it on a quiet machine.
+and the hard bot's simulations per second. Then, for the hard bot, how long a search takes to
+return once its ``stop`` is set from another thread (as the UI does when a screen is left;
+the UI needs it under 50 ms). Single process: run it on a quiet machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import threading
 import time
 
 import core
@@ -55,6 +58,33 @@ def main() -> None:
             rate = DEFAULT_ITERATIONS / statistics.median(times)
             line += f" ({DEFAULT_ITERATIONS} simulations: about {rate:.0f} per second)"
         print(line, flush=True)
+    if "hard" in args.levels.split(","):
+        lags = [lag for state in sample if (lag := stop_latency(state)) is not None] or [0.0]
+        print(
+            f"  hard, stopped 0.1 s into a search ({len(lags)} positions): returns"
+            f" {statistics.median(lags) * 1000:.1f} ms (median), at most"
+            f" {max(lags) * 1000:.1f} ms after the stop is set"
+        )
+
+
+def stop_latency(state: core.GameState) -> float | None:
+    """Seconds from setting ``stop`` (0.1 s into a hard decision, from another thread) to
+    the decision's return; None if the decision was over before."""
+    stop = threading.Event()
+    set_at: list[float] = []
+
+    def fire() -> None:
+        set_at.append(time.perf_counter())
+        stop.set()
+
+    timer = threading.Timer(0.1, fire)
+    timer.start()
+    make_bot("hard", seed=1).choose(state, stop.is_set)
+    returned = time.perf_counter()
+    timer.cancel()
+    timer.join()
+    fired = set_at and set_at[0] <= returned
+    return returned - set_at[0] if fired else None
 
 
 if __name__ == "__main__":

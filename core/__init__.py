@@ -8,13 +8,16 @@ The whole contract is here::
     state.current_player                          # seat deciding now, None when the game is over
     core.is_over(state); core.final_scores(state)
 
-Rules live by concept: ``region`` (the grid of parcels), ``museum`` (the room graph),
-``cards`` (the deck data), ``actions`` (moves and their notation), ``state`` (the game's
-data), ``rules`` (turn flow, legality and effects), ``scoring`` (the end of the game).
+Everything a UI or a save needs is exported here (``__all__``): the actions and their
+notation, the refusals in words (``why_not_next``, ``why_not_kind``, ``next_spaces``), the
+helpers that read a state (``cube_holders``, ``cube_index``). The modules behind it, and
+the fast integer-coded path that computer players use, are described in their own
+docstrings and in docs/ARCHITECTURE.md.
 """
 
 from core.actions import (
     Action,
+    ActionKind,
     Blackmore,
     BookRoom,
     Brown,
@@ -29,12 +32,16 @@ from core.actions import (
     TakeParcel,
     Tangerine,
     Violet,
+    action_kind,
     format_action,
     parse_action,
+    placed_spaces,
 )
+from core.caches import clear_caches
 from core.cards import CARDS, Card, Patron
 from core.errors import IllegalActionError, MalformedActionError
 from core.museum import Room
+from core.refusals import Choice, next_spaces, open_choices, why_not_kind, why_not_next
 from core.rules import (
     Event,
     apply_action,
@@ -45,16 +52,18 @@ from core.rules import (
     redetermine,
 )
 from core.scoring import FinalScores, PlayerScore, final_scores
-from core.state import NEUTRAL, Colour, GameState, Phase, PlayerState
+from core.state import NEUTRAL, Colour, GameState, Phase, PlayerState, cube_holders, cube_index
 
 __all__ = [
     "CARDS",
     "NEUTRAL",
     "Action",
+    "ActionKind",
     "Blackmore",
     "BookRoom",
     "Brown",
     "Card",
+    "Choice",
     "Colour",
     "Event",
     "Excavate",
@@ -77,13 +86,22 @@ __all__ = [
     "TakeParcel",
     "Tangerine",
     "Violet",
+    "action_kind",
     "apply_action",
     "apply_action_with_events",
+    "clear_caches",
+    "cube_holders",
+    "cube_index",
     "final_scores",
     "format_action",
     "is_over",
     "legal_actions",
     "new_game",
+    "next_spaces",
+    "open_choices",
     "parse_action",
+    "placed_spaces",
     "redetermine",
+    "why_not_kind",
+    "why_not_next",
 ]

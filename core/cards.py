@@ -87,4 +87,8 @@ def _load() -> tuple[Card, ...]:
 CARDS: tuple[Card, ...] = _load()
 """All 36 cards, indexed by id."""
 
+PATRON_OF: tuple[Patron | None, ...] = tuple(card.patron for card in CARDS)
+"""``PATRON_OF[card]``: the patron of a card id (None for the patronless card), read
+without an attribute look-up on the hot paths."""
+
 PATRONLESS: CardId = 35

@@ -1,53 +1,49 @@
-"""Actions in words: what an action does, and why an illegal one is refused.
+"""Actions in words: what an action does, told to the players (events, the log, hints).
 
-These only explain; legality itself is decided by :mod:`core.moves` alone.
+Why an action is refused is :mod:`core.refusals`; legality itself is :mod:`core.moves`.
 """
 
 from __future__ import annotations
 
-from itertools import pairwise
-
-from core import actions as K
-from core.actions import Action, to_code
+from core.actions import Action, ActionKind, code_spaces, field, kind_of, to_code
 from core.cards import CARDS
-from core.errors import IllegalActionError
-from core.moves import free_pyramids, occupied, parcels_left, usable_patrons
-from core.museum import WINGS, room_label
-from core.region import NEIGHBOURS, board_mask, neighbours, space_name
-from core.state import EMPTY, GameState, Phase, SurveyStep
+from core.museum import room_label
+from core.region import face_card, space_name
+from core.state import EMPTY, GameState
 
-
-def _spaces(action_code: int) -> list[int]:
-    count = K.PLACED_COUNT.get(action_code & 15, 0)
-    return [action_code >> shift & 127 for shift in (4, 11, 18)[:count]]
+_PLACEMENT_WORDS: dict[int, str] = {
+    ActionKind.EXCAVATE: "{{}} starts an excavation on {where}",
+    ActionKind.EXTEND: "{{}} extends an excavation onto {where}",
+    ActionKind.PASS: "{{}} passes",
+    ActionKind.VIOLET_A: "{{}} appeals to Lady Violet (+1 cube) and excavates {where}",
+    ActionKind.VIOLET_B: "{{}} appeals to Lady Violet (+1 cube) and extends onto {where}",
+    ActionKind.LEMON_A: "{{}} appeals to Lord Lemon: a cube on the pyramid at {where}",
+    ActionKind.LEMON_B: "{{}} appeals to Lord Lemon and extends onto {where} (one pyramid)",
+    ActionKind.BLACKMORE: "{{}} appeals to Mrs. Blackmore: cubes on {where}",
+    ActionKind.TANGERINE: "{{}} appeals to Colonel Tangerine: cubes on {where}",
+    ActionKind.NEUTRAL_A: "{{}} places a neutral cube on {where}",
+    ActionKind.NEUTRAL_B: "{{}} places neutral cubes on {where}",
+    ActionKind.NEUTRAL_SKIP: "{{}} places no neutral cube",
+}
+"""The words of the excavation-phase kinds; ``{where}`` is filled in, ``{}`` stays for the
+player's name."""
+_TAKE, _BROWN = ActionKind.TAKE, ActionKind.BROWN
+_PARCEL_KINDS = (ActionKind.TAKE, ActionKind.NEUTRAL_PARCEL)
 
 
 def describe_code(state: GameState, action_code: int) -> str:
     """The action in words, with ``{}`` standing for the player's name."""
-    kind, a = action_code & 15, action_code >> 4 & 127
-    where = ", ".join(space_name(s) for s in _spaces(action_code))
-    if kind in (K.TAKE, K.NEUTRAL_PARCEL):
-        card = CARDS[state.region[a] >> 1] if state.region and state.region[a] != EMPTY else None
-        what = f"parcel P{a + 1}" + (f" ({card})" if card else "")
-        return f"{{}} takes {what}" if kind == K.TAKE else f"{{}} gives {what} to the neutral"
-    text = {
-        K.EXCAVATE: f"{{}} starts an excavation on {where}",
-        K.EXTEND: f"{{}} extends an excavation onto {where}",
-        K.PASS: "{} passes",
-        K.VIOLET_A: f"{{}} appeals to Lady Violet (+1 cube) and excavates {where}",
-        K.VIOLET_B: f"{{}} appeals to Lady Violet (+1 cube) and extends onto {where}",
-        K.LEMON_A: f"{{}} appeals to Lord Lemon: a cube on the pyramid at {where}",
-        K.LEMON_B: f"{{}} appeals to Lord Lemon and extends onto {where} (one pyramid)",
-        K.BLACKMORE: f"{{}} appeals to Mrs. Blackmore: cubes on {where}",
-        K.TANGERINE: f"{{}} appeals to Colonel Tangerine: cubes on {where}",
-        K.NEUTRAL_A: f"{{}} places a neutral cube on {where}",
-        K.NEUTRAL_B: f"{{}} places neutral cubes on {where}",
-        K.NEUTRAL_SKIP: "{} places no neutral cube",
-    }.get(kind)
-    if text is not None:
-        return text
-    room = room_label(state.wings, a)
-    if kind == K.BROWN:
+    kind, index = kind_of(action_code), field(action_code, 0)
+    if kind in _PARCEL_KINDS:
+        face = state.region[index] if state.region else EMPTY
+        card = CARDS[face_card(face)] if face != EMPTY else None
+        what = f"parcel P{index + 1}" + (f" ({card})" if card else "")
+        return f"{{}} takes {what}" if kind == _TAKE else f"{{}} gives {what} to the neutral"
+    words = _PLACEMENT_WORDS.get(kind)
+    if words is not None:
+        return words.format(where=", ".join(map(space_name, code_spaces(action_code))))
+    room = room_label(state.wings, index)
+    if kind == _BROWN:
         return f"{{}} appeals to Sir Brown: a cube from stock to the {room}"
     return f"{{}} books the {room} with a cube from reserve"
 
@@ -57,102 +53,3 @@ def describe_action(state: GameState, action: Action) -> str:
     seat = state.current
     name = state.players[seat].name if seat >= 0 else "Nobody"
     return describe_code(state, to_code(action)).format(name)
-
-
-def explain_illegal(state: GameState, action_code: int, action: Action) -> IllegalActionError:
-    """The error refusing ``action`` in ``state``, saying why in a player's words."""
-    return IllegalActionError(K.format_action(action), _reason(state, action_code))
-
-
-def _reason(state: GameState, action_code: int) -> str:
-    kind = action_code & 15
-    if state.phase is Phase.OVER:
-        return "the game is over"
-    survey_kind = kind in (K.TAKE, K.BOOK, K.NEUTRAL_PARCEL)
-    if state.phase is Phase.SURVEY:
-        if not survey_kind:
-            return "it is the survey: take a parcel or book a Museum room"
-        return _survey_reason(state, action_code)
-    if survey_kind:
-        return "that is a survey choice, and the survey has not begun"
-    if state.neutral_pending:
-        if kind not in (K.NEUTRAL_A, K.NEUTRAL_B, K.NEUTRAL_SKIP):
-            return "first place neutral cubes, or choose to place none"
-        return _placement_reason(state, action_code)
-    if kind in (K.NEUTRAL_A, K.NEUTRAL_B, K.NEUTRAL_SKIP):
-        if len(state.players) != 2:
-            return "neutral cubes are only used with 2 players"
-        return "neutral cubes may only follow a start or extension of your own"
-    player = state.players[state.current]
-    if player.stock == 0 and kind != K.PASS:
-        return "your stock is empty: you can only pass"
-    patron = K.KIND_PATRON.get(kind)
-    if patron is not None and patron not in usable_patrons(player):
-        return f"you have no untilted {patron.title} card"
-    if kind == K.BROWN:
-        return _room_reason(state, action_code >> 4 & 127)
-    if kind in (K.VIOLET_A, K.VIOLET_B) and player.reserve == 0:
-        return "Lady Violet needs a cube in your reserve, and it is empty"
-    return _placement_reason(state, action_code)
-
-
-def _placement_reason(state: GameState, action_code: int) -> str:
-    kind = action_code & 15
-    spaces = _spaces(action_code)
-    player = state.players[state.current]
-    neutral = kind in (K.NEUTRAL_A, K.NEUTRAL_B)
-    held = player.neutral_stock if neutral else player.stock + (kind in (K.VIOLET_A, K.VIOLET_B))
-    if len(spaces) > held:
-        what = "neutral cubes" if neutral else "cubes in stock"
-        return f"that needs {len(spaces)} cubes and you have {held} {what}"
-    board, taken = board_mask(len(state.region)), occupied(state)
-    lemon = kind in (K.LEMON_A, K.LEMON_B)
-    for s in spaces:
-        if not board >> s & 1:
-            return f"{space_name(s)} is not on this season's region"
-        if taken >> s & 1:
-            return f"{space_name(s)} already holds a cube"
-        if state.pyramids >> s & 1 and not lemon:
-            return f"{space_name(s)} holds a pyramid"
-    if len(set(spaces)) != len(spaces):
-        return "each cube needs its own space"
-    for before, after in pairwise(spaces):
-        if not NEIGHBOURS[before] >> after & 1:
-            return f"{space_name(after)} is not next to {space_name(before)}"
-    own = state.cubes[-1] if neutral else state.cubes[state.current]
-    chained = kind in (K.EXTEND, K.VIOLET_B, K.LEMON_B, K.TANGERINE, K.NEUTRAL_B)
-    if chained and not neighbours(own) >> spaces[0] & 1:
-        whose = "a neutral cube" if neutral else "one of your cubes"
-        return f"{space_name(spaces[0])} is not next to {whose}"
-    if lemon:
-        on_pyramids = sum(free_pyramids(state) >> s & 1 for s in spaces)
-        if on_pyramids != 1:
-            return "with Lord Lemon exactly one cube goes on a pyramid"
-    return "that move is not legal now"
-
-
-def _room_reason(state: GameState, room: int) -> str:
-    label = room_label(state.wings, room)
-    if state.museum[room] != EMPTY:
-        return f"the {label} is already taken"
-    if room < WINGS:
-        return f"the {label} needs one of your cubes in a room opening onto it first"
-    return f"the {label} cannot be used now"
-
-
-def _survey_reason(state: GameState, action_code: int) -> str:
-    kind, index = action_code & 15, action_code >> 4 & 127
-    step, seat = state.survey_steps[0]
-    if step is SurveyStep.PICK_NEUTRAL and kind != K.NEUTRAL_PARCEL:
-        return "choose which parcel the neutral takes"
-    if step is not SurveyStep.PICK_NEUTRAL and kind == K.NEUTRAL_PARCEL:
-        return "the neutral is not taking a parcel now"
-    if kind == K.BOOK:
-        if step is SurveyStep.TAKE:
-            return "only the 1st and 2nd in an area may book a Museum room"
-        if state.players[seat].reserve == 0:
-            return "booking takes a cube from your reserve, and it is empty"
-        return _room_reason(state, index)
-    if index not in parcels_left(state):
-        return f"parcel P{index + 1} is not left in the area being surveyed"
-    return "that choice is not open now"

@@ -9,24 +9,43 @@ from __future__ import annotations
 
 from operator import getitem
 
-from core import actions as K
-from core.cards import CARDS, Patron
+from core.actions import (
+    A_SHIFT,
+    BLACKMORE,
+    BOOK,
+    BROWN,
+    C_SHIFT,
+    EXCAVATE,
+    EXTEND,
+    LEMON_A,
+    LEMON_B,
+    NEUTRAL_A,
+    NEUTRAL_B,
+    NEUTRAL_PARCEL,
+    NEUTRAL_SKIP,
+    PASS,
+    TAKE,
+    TANGERINE,
+    VIOLET_A,
+    VIOLET_B,
+    code,
+)
+from core.caches import register
+from core.cards import PATRON_OF, Patron
 from core.museum import open_rooms
 from core.region import (
     AREA_MASK,
     COL_H,
     NEIGHBOURS,
     ROW_SPACES,
+    SPACES,
     WIDTH,
     area_parcels,
     board_mask,
     neighbours,
     spaces_of,
 )
-from core.state import EMPTY, GameState, Phase, PlayerState, Seat, SurveyStep
-
-# Cached per card: its patron (None for the patronless card), for the untilted-card checks.
-_PATRON_OF = tuple(card.patron for card in CARDS)
+from core.state import EMPTY, NEUTRAL, GameState, Phase, PlayerState, Seat, SurveyStep, cube_index
 
 
 def occupied(state: GameState) -> int:
@@ -59,7 +78,7 @@ computer play meets many Museums and hands; this bounds the memory they take).""
 
 # Bit ``p`` set: an untilted card of patron ``p``; per (cards, tilted), which change only
 # in the survey and when a card is turned. (Enum members hash in Python: bits are quicker.)
-_USABLE: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+_USABLE: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = register({})
 _VIOLET, _LEMON, _BROWN, _BLACKMORE, _TANGERINE = (1 << patron for patron in Patron)
 
 
@@ -71,7 +90,7 @@ def _usable_bits(cards: tuple[int, ...], tilted: tuple[int, ...]) -> int:
             _USABLE.clear()
         bits = 0
         for card in cards:
-            patron = _PATRON_OF[card]
+            patron = PATRON_OF[card]
             if patron is not None and card not in tilted:
                 bits |= 1 << patron
         _USABLE[key] = bits
@@ -89,7 +108,7 @@ _BOARD_ROWS = {count: (board_mask(count), count * 3 // 4) for count in (0, 8, 12
 
 # The codes of single placements, a table per kind, built at first use (computing the
 # tables at import would slow the game's start).
-_SINGLES: dict[int, RowTable] = {}
+_SINGLES: dict[int, RowTable] = register({})
 
 
 def _singles(kind: int, mask: int, rows: int, out: list[int]) -> None:
@@ -100,20 +119,26 @@ def _singles(kind: int, mask: int, rows: int, out: list[int]) -> None:
 
 
 def _single_table(kind: int) -> RowTable:
-    table = _SINGLES[kind] = tuple(
-        tuple(tuple(kind | s << 4 for s in spaces) for spaces in row) for row in ROW_SPACES
-    )
+    table = _SINGLES[kind] = _row_table([(code(kind, s),) for s in range(SPACES)])
     return table
+
+
+def _row_table(codes: list[tuple[int, ...]]) -> RowTable:
+    """The :data:`RowTable` listing ``codes[s]`` for each space ``s`` of a byte (the codes
+    are made once per space: making them per byte would cost thousands of calls)."""
+    return tuple(
+        tuple(tuple(c for s in spaces for c in codes[s]) for spaces in row) for row in ROW_SPACES
+    )
 
 
 # Blackmore's pairs: any two free spaces side by side, in either order. Bit ``a`` of
 # ``free & free >> 1`` (east) or ``free & free >> WIDTH`` (south) stands for the two
 # ordered pairs of ``a`` and its neighbour, ready-made in these tables.
-_BLACKMORE_TABLES: dict[int, tuple[RowTable, RowTable]] = {}
+_BLACKMORE_TABLES: dict[int, tuple[RowTable, RowTable]] = register({})
 
 
 def _blackmore_pairs(free: int, rows: int, out: list[int]) -> None:
-    east, south = _BLACKMORE_TABLES.get(K.BLACKMORE) or _blackmore_tables()
+    east, south = _BLACKMORE_TABLES.get(BLACKMORE) or _blackmore_tables()
     for codes in map(getitem, east, (free & free >> 1 & ~COL_H).to_bytes(rows, "little")):
         out += codes
     for codes in map(getitem, south, (free & free >> WIDTH).to_bytes(rows, "little")):
@@ -122,23 +147,15 @@ def _blackmore_pairs(free: int, rows: int, out: list[int]) -> None:
 
 def _blackmore_tables() -> tuple[RowTable, RowTable]:
     def table(offset: int) -> RowTable:
-        return tuple(
-            tuple(
-                tuple(
-                    code
-                    for a in spaces
-                    for code in (
-                        K.BLACKMORE | a << 4 | (a + offset) << 11,
-                        K.BLACKMORE | (a + offset) << 4 | a << 11,
-                    )
-                )
-                for spaces in row
-            )
-            for row in ROW_SPACES
+        return _row_table(
+            [
+                (code(BLACKMORE, a, a + offset), code(BLACKMORE, a + offset, a))
+                for a in range(SPACES)
+            ]
         )
 
     # Stored in one step: a computer player's thread may be listing moves too.
-    tables = _BLACKMORE_TABLES[K.BLACKMORE] = (table(1), table(WIDTH))
+    tables = _BLACKMORE_TABLES[BLACKMORE] = (table(1), table(WIDTH))
     return tables
 
 
@@ -161,21 +178,21 @@ def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
 
 
 # _PAIR_TAILS[kind][a][near]: the codes of ``kind`` from ``a`` to each space of ``near``.
-_PAIR_TAILS: dict[int, list[dict[int, tuple[int, ...]]]] = {
-    kind: [{} for _ in NEIGHBOURS] for kind in (K.EXTEND, K.VIOLET_B, K.LEMON_B, K.NEUTRAL_B)
+_PAIR_TAILS: dict[int, tuple[dict[int, tuple[int, ...]], ...]] = {
+    kind: tuple(register({}) for _ in NEIGHBOURS) for kind in (EXTEND, VIOLET_B, LEMON_B, NEUTRAL_B)
 }
 
 
 def _pair_tail(kind: int, a: int, near: int) -> tuple[int, ...]:
-    codes = tuple(kind | a << 4 | b << 11 for b in spaces_of(near))
+    codes = tuple(code(kind, a, b) for b in spaces_of(near))
     _PAIR_TAILS[kind][a][near] = codes
     return codes
 
 
 def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
     """Lord Lemon's B: exactly one of the two cubes on a free pyramid."""
-    _pairs(K.LEMON_B, firsts & free, pyramids, out)
-    _pairs(K.LEMON_B, firsts & pyramids, free, out)
+    _pairs(LEMON_B, firsts & free, pyramids, out)
+    _pairs(LEMON_B, firsts & pyramids, free, out)
 
 
 def _chains(firsts: int, free: int, out: list[int]) -> None:
@@ -197,24 +214,24 @@ def _chains(firsts: int, free: int, out: list[int]) -> None:
 
 # _CHAIN_STEPS[a][near]: for each second space ``b`` of ``near`` (free neighbours of ``a``),
 # the code so far and the spaces a third may take (``b``'s neighbours but ``a``).
-_CHAIN_STEPS: list[dict[int, tuple[tuple[int, int], ...]]] = [{} for _ in NEIGHBOURS]
+_CHAIN_STEPS: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = tuple(
+    register({}) for _ in NEIGHBOURS
+)
 
 
 def _chain_steps(a: int, near: int) -> tuple[tuple[int, int], ...]:
-    steps = tuple(
-        (K.TANGERINE | a << 4 | b << 11, NEIGHBOURS[b] & ~(1 << a)) for b in spaces_of(near)
-    )
+    steps = tuple((code(TANGERINE, a, b), NEIGHBOURS[b] & ~(1 << a)) for b in spaces_of(near))
     _CHAIN_STEPS[a][near] = steps
     return steps
 
 
-# _CHAIN_ENDS[head][near]: the codes ``head | c << 18`` for each space ``c`` of ``near``,
-# where ``head`` holds the kind and the first two spaces. Filled in as needed.
-_CHAIN_ENDS: dict[int, dict[int, tuple[int, ...]]] = {}
+# _CHAIN_ENDS[head][near]: the codes ``head`` with third space ``c`` for each ``c`` of
+# ``near``, where ``head`` holds the kind and the first two spaces. Filled in as needed.
+_CHAIN_ENDS: dict[int, dict[int, tuple[int, ...]]] = register({})
 
 
 def _chain_ends(head: int, near: int) -> tuple[int, ...]:
-    codes = tuple(head | c << 18 for c in spaces_of(near))
+    codes = tuple(head | c << C_SHIFT for c in spaces_of(near))  # field c of code()
     _CHAIN_ENDS.setdefault(head, {})[near] = codes
     return codes
 
@@ -241,7 +258,7 @@ def _excavation_codes(state: GameState) -> list[int]:
     player = state.players[seat]
     stock = player.stock
     if not stock:
-        return [K.PASS]  # an empty stock can only pass
+        return [PASS]  # an empty stock can only pass
     taken = 0
     for cubes in state.cubes:
         taken |= cubes
@@ -250,24 +267,24 @@ def _excavation_codes(state: GameState) -> list[int]:
     near = neighbours(state.cubes[seat])
     frontier = near & free
     out: list[int] = []
-    _singles(K.EXCAVATE, free, rows, out)
+    _singles(EXCAVATE, free, rows, out)
     if stock >= 2:
-        _pairs(K.EXTEND, frontier, free, out)
-    out.append(K.PASS)
+        _pairs(EXTEND, frontier, free, out)
+    out.append(PASS)
     if not player.cards:
         return out
     patrons = _usable_bits(player.cards, player.tilted)
     if patrons & _VIOLET and player.reserve:
         # Lady Violet, then A or B (B too with 1 cube in stock, since she brings one).
-        _singles(K.VIOLET_A, free, rows, out)
-        _pairs(K.VIOLET_B, frontier, free, out)
+        _singles(VIOLET_A, free, rows, out)
+        _pairs(VIOLET_B, frontier, free, out)
     if patrons & _LEMON:
         pyramids = state.pyramids & ~taken
-        _singles(K.LEMON_A, pyramids, rows, out)
+        _singles(LEMON_A, pyramids, rows, out)
         if stock >= 2:
             _lemon_pairs(near, free, pyramids, out)
     if patrons & _BROWN:
-        out += _room_codes(K.BROWN, state.museum, seat)
+        out += _room_codes(BROWN, state.museum, seat)
     if patrons & _BLACKMORE and stock >= 2:
         _blackmore_pairs(free, rows, out)
     if patrons & _TANGERINE and stock >= 3:
@@ -280,10 +297,11 @@ def _neutral_codes(state: GameState) -> list[int]:
     free = free_spaces(state)
     out: list[int] = []
     rows = _BOARD_ROWS[len(state.region)][1]
-    _singles(K.NEUTRAL_A, free, rows, out)
+    _singles(NEUTRAL_A, free, rows, out)
     if held >= 2:
-        _pairs(K.NEUTRAL_B, neighbours(state.cubes[-1]) & free, free, out)
-    out.append(K.NEUTRAL_SKIP)
+        neutral_cubes = state.cubes[cube_index(state, NEUTRAL)]
+        _pairs(NEUTRAL_B, neighbours(neutral_cubes) & free, free, out)
+    out.append(NEUTRAL_SKIP)
     return out
 
 
@@ -299,16 +317,16 @@ def parcels_left(state: GameState) -> list[int]:
 
 def survey_codes(state: GameState, step: SurveyStep, seat: Seat) -> list[int]:
     """The options of one survey step (possibly none: the player then gets nothing)."""
-    kind = K.NEUTRAL_PARCEL if step is _PICK_NEUTRAL else K.TAKE
-    out = [kind | p << 4 for p in parcels_left(state)]
+    kind = NEUTRAL_PARCEL if step is _PICK_NEUTRAL else TAKE
+    out = [kind | p << A_SHIFT for p in parcels_left(state)]  # code(kind, p), inlined: hot
     if step is _CHOOSE and state.players[seat].reserve:
-        out += _room_codes(K.BOOK, state.museum, seat)
+        out += _room_codes(BOOK, state.museum, seat)
     return out
 
 
 # The codes of Brown's and the survey's Museum bookings, per (kind, museum, seat): the
 # Museum changes a few times a season, so most look-ups hit. Cleared when it grows large.
-_ROOM_CODES: dict[tuple[int, tuple[Seat, ...], Seat], tuple[int, ...]] = {}
+_ROOM_CODES: dict[tuple[int, tuple[Seat, ...], Seat], tuple[int, ...]] = register({})
 
 
 def _room_codes(kind: int, museum: tuple[Seat, ...], seat: Seat) -> tuple[int, ...]:
@@ -317,7 +335,7 @@ def _room_codes(kind: int, museum: tuple[Seat, ...], seat: Seat) -> tuple[int, .
     if codes is None:
         if len(_ROOM_CODES) >= _CACHE_LIMIT:
             _ROOM_CODES.clear()
-        codes = _ROOM_CODES[key] = tuple(kind | room << 4 for room in open_rooms(museum, seat))
+        codes = _ROOM_CODES[key] = tuple(code(kind, room) for room in open_rooms(museum, seat))
     return codes
 
 

@@ -11,13 +11,20 @@ from __future__ import annotations
 
 import random
 
-from core import actions as K
+from core.actions import EXCAVATE, EXTEND, NEUTRAL_SKIP, PASS, code
 from core.moves import legal_codes
-from core.region import NEIGHBOURS, board_mask, neighbours, spaces_of
+from core.region import NEIGHBOURS, SPACES, board_mask, neighbours, spaces_of
 from core.rules import apply_code
 from core.state import GameState, Phase
 
 _BOARDS = {count: board_mask(count) for count in (8, 12)}
+
+# The codes a rollout plays, ready-made: looking them up is measurably quicker (about 3% of
+# a rollout) than calling ``code`` at every decision.
+_START_CODE = tuple(code(EXCAVATE, s) for s in range(SPACES))
+"""``_START_CODE[s]``: start an excavation on ``s``."""
+_EXTEND_CODE = tuple(tuple(code(EXTEND, a, b) for b in range(SPACES)) for a in range(SPACES))
+"""``_EXTEND_CODE[a][b]``: extend onto ``a``, then ``b``."""
 
 
 def _random_space(mask: int, rng: random.Random) -> int:
@@ -31,27 +38,27 @@ def rollout_code(state: GameState, rng: random.Random) -> int:
     if state.phase is not Phase.EXCAVATION or state.neutral_pending:
         codes = legal_codes(state)
         if state.neutral_pending:
-            return K.NEUTRAL_SKIP if rng.random() < 0.5 else codes[int(rng.random() * len(codes))]
+            return NEUTRAL_SKIP if rng.random() < 0.5 else codes[int(rng.random() * len(codes))]
         return codes[int(rng.random() * len(codes))]
     seat = state.current
     stock = state.players[seat].stock
     # Pass more readily with a small stock, so simulated seasons end as real ones do.
     if rng.random() < 1.0 / (stock + 1):
-        return K.PASS
+        return PASS
     taken = 0
     for cubes in state.cubes:
         taken |= cubes
     free = _BOARDS[len(state.region)] & ~state.pyramids & ~taken
     if not free:
-        return K.PASS
+        return PASS
     if stock >= 2 and rng.random() < 0.8:
         frontier = neighbours(state.cubes[seat]) & free
         firsts = frontier & neighbours(free)
         if firsts:
             first = _random_space(firsts, rng)
             second = _random_space(NEIGHBOURS[first] & free, rng)
-            return K.EXTEND | first << 4 | second << 11
-    return K.EXCAVATE | _random_space(free, rng) << 4
+            return _EXTEND_CODE[first][second]
+    return _START_CODE[_random_space(free, rng)]
 
 
 def random_playout(state: GameState, rng: random.Random) -> GameState:

@@ -14,18 +14,37 @@ from collections.abc import Sequence
 import msgspec
 from msgspec.structs import replace
 
-from core import actions as K
 from core.actions import _FROM_CODE as _INTERNED
-from core.actions import Action, from_code, to_code
+from core.actions import (
+    A_SHIFT,
+    BOOK,
+    BROWN,
+    FIELD_MASK,
+    KIND_MASK,
+    KIND_PATRON,
+    NEUTRAL_PARCEL,
+    NEUTRAL_SKIP,
+    PASS,
+    PLACED_COUNT,
+    TANGERINE,
+    Action,
+    code_spaces,
+    from_code,
+    kind_of,
+    to_code,
+)
+from core.caches import register
 from core.cards import CARDS, PATRONS, Patron
-from core.explain import describe_code, explain_illegal
+from core.explain import describe_code
 from core.moves import can_place_neutral, legal_codes, survey_codes
 from core.museum import ROOMS
-from core.region import AREA_MASK, area_parcels, pyramid_mask
+from core.refusals import explain_illegal
+from core.region import AREA_MASK, area_parcels, face_card, pyramid_mask
 from core.state import (
     CUBES_PER_COLOUR,
     EMPTY,
     NEUTRAL,
+    PARCELS_PER_SEASON,
     SEASONS,
     Colour,
     GameState,
@@ -33,11 +52,12 @@ from core.state import (
     PlayerState,
     Seat,
     SurveyStep,
+    cube_holders,
+    cube_index,
 )
 
 STOCK_PER_SEASON = {2: 11, 3: 11, 4: 8}
 NEUTRAL_PER_SEASON = 4
-PARCELS_PER_SEASON = (8, 8, 8, 12)
 
 
 class Event(msgspec.Struct, frozen=True):
@@ -96,11 +116,16 @@ def new_game(
 def redetermine(state: GameState, rng: random.Random) -> GameState:
     """A copy of ``state`` with the undealt parcels re-shuffled and re-oriented by ``rng``.
 
-    Computer players simulate on such copies so they never use the real deck order.
+    Computer players simulate on such copies so they never use the real deck order. The
+    result depends only on the undealt cards as a set and on ``rng``: they are put in a
+    canonical order (increasing card id) before the shuffle, and every orientation is drawn
+    from ``rng``. The copy's ``seed`` is 0, whatever the game's: the seed would deal the
+    real deck again (``new_game``), and a copy is a simulation, not a replayable game.
     """
-    cards = [face >> 1 for face in state.deck]
+    cards = sorted(face_card(face) for face in state.deck)
     rng.shuffle(cards)
-    return replace(state, deck=tuple(card * 2 + rng.getrandbits(1) for card in cards))
+    deck = tuple(card * 2 + rng.getrandbits(1) for card in cards)
+    return replace(state, deck=deck, seed=0)
 
 
 # ---------------------------------------------------------------- the public contract
@@ -122,8 +147,9 @@ def is_over(state: GameState) -> bool:
 def apply_action(state: GameState, action: Action) -> GameState:
     """The state after ``action``; ``state`` is unchanged.
 
-    Raises :class:`~core.errors.MalformedActionError` for a malformed action and
-    :class:`~core.errors.IllegalActionError` (saying why) for one that is not legal now.
+    Raises :class:`~core.errors.IllegalActionError` (saying why) for an action that is not
+    legal now, and its subclass :class:`~core.errors.MalformedActionError` for one that is
+    not even well formed.
     """
     return _apply_checked(state, action, None)
 
@@ -134,18 +160,31 @@ def apply_action_with_events(state: GameState, action: Action) -> tuple[GameStat
     return _apply_checked(state, action, events), events
 
 
-_last: tuple[GameState | None, list[int]] = (None, [])
+class _LastCodes:
+    """``legal_codes`` of the last state asked about: a UI or a player usually asks for the
+    legal actions and then applies one of them. (One tuple, swapped atomically, so threads
+    at worst recompute.)"""
+
+    __slots__ = ("pair",)
+
+    def __init__(self) -> None:
+        self.pair: tuple[GameState | None, list[int]] = (None, [])
+
+    def clear(self) -> None:
+        self.pair = (None, [])
+
+    def __len__(self) -> int:
+        return 0 if self.pair[0] is None else 1
+
+
+_LAST = register(_LastCodes())
 
 
 def _cached_codes(state: GameState) -> list[int]:
-    """``legal_codes`` of the last state asked about is kept: a UI or a player usually asks
-    for the legal actions and then applies one of them. (One tuple, swapped atomically, so
-    threads at worst recompute.)"""
-    global _last
-    cached_state, codes = _last
+    cached_state, codes = _LAST.pair
     if cached_state is not state:
         codes = legal_codes(state)
-        _last = (state, codes)
+        _LAST.pair = (state, codes)
     return codes
 
 
@@ -161,20 +200,20 @@ def _apply_checked(state: GameState, action: Action, events: Events) -> GameStat
 
 def apply_code(state: GameState, action_code: int, events: Events = None) -> GameState:
     """Apply a legal action given by its code (not checked: the fast path for simulations)."""
-    kind = action_code & 15
+    kind = action_code & KIND_MASK  # kind_of and field inlined: the hottest function
     seat = state.current
-    if kind <= K.TANGERINE:
-        if kind == K.PASS:
+    if kind <= TANGERINE:
+        if kind == PASS:
             return _pass(state, seat, events)
-        if kind == K.BROWN:
-            state = _to_museum(state, seat, action_code >> 4 & 127, from_stock=True)
+        if kind == BROWN:
+            state = _to_museum(state, seat, action_code >> A_SHIFT & FIELD_MASK, from_stock=True)
             state = _tilt(state, seat, Patron.BROWN)
             if events is not None:
                 _tell(events, state, seat, describe_code(state, action_code))
             return _end_turn(state, seat, events)
         return _excavate(state, seat, action_code, events)
-    if kind <= K.NEUTRAL_SKIP:
-        if kind != K.NEUTRAL_SKIP:
+    if kind <= NEUTRAL_SKIP:
+        if kind != NEUTRAL_SKIP:
             state = _place_neutral(state, action_code, seat)
         if events is not None:
             _tell(events, state, seat, describe_code(state, action_code))
@@ -184,8 +223,8 @@ def apply_code(state: GameState, action_code: int, events: Events = None) -> Gam
 
 
 def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
-    kind = action_code & 15
-    patron = _KIND_PATRON.get(kind)  # Brown never comes here: apply_code handles it
+    kind = action_code & KIND_MASK
+    patron = _KIND_PATRON[kind]  # Brown never comes here: apply_code handles it
     player = state.players[seat]
     stock = player.stock - _PLACED_COUNT[kind]
     if patron is None:
@@ -212,32 +251,26 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
     return _end_turn(state, seat, events)
 
 
-_KIND_PATRON, _PLACED_COUNT, _VIOLET = K.KIND_PATRON, K.PLACED_COUNT, Patron.VIOLET
+# Module globals are read faster than attributes and the enum member (hot path).
+_KIND_PATRON, _PLACED_COUNT, _VIOLET = KIND_PATRON, PLACED_COUNT, Patron.VIOLET
 # The spaces of each placement code met so far: a bounded set (a few thousand codes).
-_PLACED_MASK: dict[int, int] = {}  # filled by _placed_mask
+_PLACED_MASK: dict[int, int] = register({})  # filled by _placed_mask
 
 
 def _placed_mask(action_code: int) -> int:
     """The spaces an action puts cubes on."""
     mask = _PLACED_MASK.get(action_code)
-    if mask is not None:
-        return mask
-    count = K.PLACED_COUNT[action_code & 15]
-    mask = 1 << (action_code >> 4 & 127)
-    if count >= 2:
-        mask |= 1 << (action_code >> 11 & 127)
-    if count == 3:
-        mask |= 1 << (action_code >> 18 & 127)
-    _PLACED_MASK[action_code] = mask
+    if mask is None:
+        mask = _PLACED_MASK[action_code] = sum(1 << s for s in code_spaces(action_code))
     return mask
 
 
 def _place_neutral(state: GameState, action_code: int, seat: Seat) -> GameState:
     """Put the action's cubes on the region for the neutral, from ``seat``'s neutral cubes."""
     cubes = list(state.cubes)
-    cubes[-1] |= _placed_mask(action_code)
+    cubes[cube_index(state, NEUTRAL)] |= _placed_mask(action_code)
     player = state.players[seat]
-    held = player.neutral_stock - K.PLACED_COUNT[action_code & 15]
+    held = player.neutral_stock - PLACED_COUNT[kind_of(action_code)]
     player = replace(player, neutral_stock=held)
     return replace(state, cubes=tuple(cubes), players=_with(state.players, seat, player))
 
@@ -278,7 +311,7 @@ def _with(
 def _tell(events: Events, state: GameState, seat: Seat | None, text: str) -> None:
     """Record an event; ``{}`` in ``text`` becomes the seat's name."""
     if events is not None:
-        name = state.players[seat].name if seat is not None and seat >= 0 else "The neutral"
+        name = "The neutral" if seat is None or seat == NEUTRAL else state.players[seat].name
         events.append(Event(text.format(name), seat))
 
 
@@ -401,10 +434,9 @@ def ranking(state: GameState, area: int) -> list[Seat]:
     mask = AREA_MASK[area]
     passing = state.passing
     ranked = []
-    for holder, cubes in enumerate(state.cubes):
+    for seat, cubes in zip(cube_holders(state), state.cubes, strict=True):
         count = (cubes & mask).bit_count()
         if count:
-            seat = holder if holder < len(state.players) else NEUTRAL
             ranked.append((-count, passing.index(seat), seat))
     ranked.sort()
     return [seat for _, _, seat in ranked]
@@ -468,15 +500,15 @@ def _survey_choice(state: GameState, seat: Seat, action_code: int, events: Event
 
 def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
     """Take a parcel, book a room, or discard the neutral's parcel; the step is done."""
-    kind, index = action_code & 15, action_code >> 4 & 127
-    if kind == K.BOOK:
+    kind, index = action_code & KIND_MASK, action_code >> A_SHIFT & FIELD_MASK  # hot: inlined
+    if kind == BOOK:
         state = _to_museum(state, seat, index, from_stock=False)
         if events is not None:
             _tell(events, state, seat, describe_code(state, action_code))
     else:
-        card = state.region[index] >> 1
+        card = face_card(state.region[index])
         region = (*state.region[:index], EMPTY, *state.region[index + 1 :])
-        if kind == K.NEUTRAL_PARCEL:
+        if kind == NEUTRAL_PARCEL:
             state = replace(state, region=region, discard=(*state.discard, card))
             if events is not None:
                 text = f"{{}} gives parcel P{index + 1} ({CARDS[card]}) to the neutral: discarded"
@@ -499,7 +531,7 @@ def _finish_area(state: GameState, events: Events) -> GameState:
     discard = list(state.discard)
     for parcel in area_parcels(area):
         if region[parcel] != EMPTY:
-            discard.append(region[parcel] >> 1)
+            discard.append(face_card(region[parcel]))
             region[parcel] = EMPTY
             if events is not None:
                 text = f"Nobody takes parcel P{parcel + 1} ({CARDS[discard[-1]]}): discarded"
@@ -508,11 +540,13 @@ def _finish_area(state: GameState, events: Events) -> GameState:
     if events is not None and any(cubes & mask for cubes in state.cubes):
         _tell(events, state, None, f"The cubes on area {area + 1} go back to their reserves")
     players = list(state.players)
-    for seat, player in enumerate(players):
-        back = (state.cubes[seat] & mask).bit_count()
-        if back:
-            players[seat] = replace(player, reserve=player.reserve + back)
-    neutral_back = (state.cubes[-1] & mask).bit_count() if len(players) == 2 else 0
+    neutral_back = 0
+    for holder, cubes in zip(cube_holders(state), state.cubes, strict=True):
+        back = (cubes & mask).bit_count()
+        if holder == NEUTRAL:
+            neutral_back = back
+        elif back:
+            players[holder] = replace(players[holder], reserve=players[holder].reserve + back)
     state = replace(
         state,
         region=tuple(region),

@@ -17,12 +17,16 @@ Seat = int
 """A player's seat, 0..3, in turn order."""
 
 NEUTRAL: Seat = -2
-"""The neutral archaeologist of a 2-player game, wherever a seat is expected."""
+"""The neutral archaeologist of a 2-player game, wherever a holder of cubes is named: on the
+passing scale, in an area's ranking, in the survey steps, in events. It is never an index:
+its cubes on the region are ``state.cubes[cube_index(state, NEUTRAL)]``."""
 EMPTY = -1
 """An empty Museum room or passing space; a parcel no longer in the region."""
 
 CUBES_PER_COLOUR = 25
 SEASONS = 4
+PARCELS_PER_SEASON = (8, 8, 8, 12)
+"""Parcels dealt in seasons 1, 2, 3 and 4 (RULES.md §4)."""
 
 
 class Colour(enum.StrEnum):
@@ -96,7 +100,8 @@ class GameState(msgspec.Struct, frozen=True):
     pyramids: int
     """Mask of the pyramid spaces of this season's parcels."""
     cubes: tuple[int, ...]
-    """Mask of each seat's cubes on the region; one more entry for the neutral (2 players)."""
+    """Mask of each holder's cubes on the region: one entry per seat, then one for the
+    neutral with 2 players (see :func:`cube_holders`, :func:`cube_index`)."""
     museum: tuple[Seat, ...]
     """The seat holding each of the 15 rooms, or EMPTY."""
     passing: tuple[Seat, ...]
@@ -123,3 +128,18 @@ class GameState(msgspec.Struct, frozen=True):
 
     def has_passed(self, seat: Seat) -> bool:
         return seat in self.passing
+
+
+def cube_holders(state: GameState) -> tuple[Seat, ...]:
+    """Who holds each entry of ``state.cubes``: the seats in turn order, then
+    :data:`NEUTRAL` in a 2-player game."""
+    return _HOLDERS[len(state.players)]
+
+
+_HOLDERS = {2: (0, 1, NEUTRAL), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+
+
+def cube_index(state: GameState, holder: Seat) -> int:
+    """The index of ``holder``'s mask in ``state.cubes``: a seat's own number; the neutral's
+    entry comes after the seats (so there is one only with 2 players)."""
+    return len(state.players) if holder == NEUTRAL else holder

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 
 import core
+from core.ai import LEVELS, Level
 from saves.errors import SaveError, load_error, lower_first, mismatch
 from saves.migrations import OLDEST_VERSION, migrate
 from saves.text import MAX_PLAYER_NAME, check_text, quoted, tame
@@ -49,7 +50,6 @@ are refused after decoding, by :func:`check_texts` (see :mod:`saves.text`)."""
 PlayerName = Annotated[
     str, msgspec.Meta(min_length=1, max_length=MAX_PLAYER_NAME, pattern=_PRINTABLE)
 ]
-Level = Annotated[str, msgspec.Meta(min_length=1, max_length=20)]
 
 
 class SeatConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -59,7 +59,8 @@ class SeatConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     colour: core.Colour
     kind: Literal["human", "computer"]
     level: Level | None = None
-    """The computer's level (one of ``core.ai.LEVELS``); None for a human."""
+    """The computer's level (``core.ai.Level``: msgspec refuses any other word, and the
+    JSON Schema lists them); None for a human."""
 
 
 class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -236,12 +237,17 @@ def check_save(save: SaveFile) -> None:
 
 
 def check_seat(seat: SeatConfig) -> None:
-    """A computer seat needs a known level; a human seat has none (``ValueError`` if not)."""
-    from core.ai import LEVELS
+    """A computer seat needs a level; a human seat has none (``ValueError`` if not).
 
+    Decoding already refuses an unknown level (the type is ``core.ai.Level``); a seat built
+    in Python is not decoded, so its level is checked against ``core.ai.LEVELS`` here too.
+    """
     if seat.kind == "computer" and seat.level not in LEVELS:
+        problem = (
+            "has no level" if seat.level is None else f"has unknown level {quoted(seat.level)}"
+        )
         raise ValueError(
-            f"the computer player {quoted(seat.name)} has unknown level {quoted(seat.level)}"
+            f"the computer player {quoted(seat.name)} {problem} (choose one of {', '.join(LEVELS)})"
         )
     if seat.kind == "human" and seat.level is not None:
         raise ValueError(f"the human player {quoted(seat.name)} has a computer level")

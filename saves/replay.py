@@ -42,7 +42,7 @@ def replay(path: Path, save: SaveFile) -> list[core.GameState]:
             )
         try:
             state = core.apply_action(state, action)
-        except core.MalformedActionError as exc:
+        except core.MalformedActionError as exc:  # first: it is an IllegalActionError too
             raise load_error(
                 path, f"action {number} of the log is malformed: {tame(str(exc))}"
             ) from None

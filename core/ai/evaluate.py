@@ -18,18 +18,34 @@ than the decision being judged, since its parcels would come from the (hidden) d
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.cards import CARDS, PATRONS
+from core.caches import register
+from core.cards import CARDS, PATRON_OF, PATRONS
 from core.museum import FIVE_ROOM_DOORS, WINGS, open_rooms, room_points, room_wings
-from core.region import AREA_MASK, area_parcels
+from core.region import AREA_MASK, area_parcels, face_card
 from core.rules import ranking
 from core.scoring import SERIES_BONUS, final_scores
-from core.state import EMPTY, NEUTRAL, SEASONS, GameState, Phase, Seat, SurveyStep
+from core.state import (
+    EMPTY,
+    NEUTRAL,
+    PARCELS_PER_SEASON,
+    SEASONS,
+    GameState,
+    Phase,
+    Seat,
+    SurveyStep,
+    cube_holders,
+)
 
-_PATRON_OF: tuple[int, ...] = tuple(-1 if c.patron is None else int(c.patron) for c in CARDS)
-_VALUE_OF: tuple[int, ...] = tuple(c.value for c in CARDS)
-_PARCELS_PER_SEASON = (8, 8, 8, 12)
+# A dealt parcel's worth, read per face (card and orientation) without unpacking it: the
+# heuristic asks for it for every parcel, seat and area of every position it judges.
+_FACE_VALUE: tuple[int, ...] = tuple(CARDS[face_card(f)].value for f in range(2 * len(CARDS)))
+_FACE_PATRON: tuple[int | None, ...] = tuple(
+    None if (p := PATRON_OF[face_card(f)]) is None else int(p) for f in range(2 * len(CARDS))
+)
+"""The patron of a face as a plain int (indexing with a Patron costs a conversion)."""
 _WING_ROOMS: tuple[tuple[int, ...], ...] = tuple(
     (wing, WINGS + wing, *FIVE_ROOM_DOORS[wing][1:]) for wing in range(WINGS)
 )
@@ -61,14 +77,15 @@ class Weights:
 WEIGHTS = Weights()
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Seat:
-    """What one player's cards and rooms are worth, precomputed for one evaluation."""
+    """What one player's cards and rooms are worth, precomputed. Frozen: it is cached and
+    shared by every evaluation with the same facts."""
 
-    counts: list[int]
-    room_values: list[int]
+    counts: tuple[int, ...]
+    room_values: tuple[int, ...]
     future_cards: float
-    card_worth: list[float]
+    card_worth: tuple[float, ...]
     """Marginal worth of one more card of each patron (exhibition, series, power)."""
     book_worth: float
     """Best gain of booking a Museum room now (0 if impossible)."""
@@ -112,17 +129,17 @@ def advantage(state: GameState, seat: Seat, season: int | None = None) -> float:
 
 def _future_cards(state: GameState, weights: Weights) -> float:
     """Cards a player may still expect in the seasons after this one."""
-    later = sum(_PARCELS_PER_SEASON[state.season :])
+    later = sum(PARCELS_PER_SEASON[state.season :])
     takers = len(state.players) + (0.6 if len(state.players) == 2 else 0.0)
     return later * weights.share_taken / takers
 
 
-def _series_worth(counts: list[int], weights: Weights) -> float:
+def _series_worth(counts: Sequence[int], weights: Weights) -> float:
     low = min(counts)
     return SERIES_BONUS * low + weights.series_progress * sum(1 for c in counts if c > low)
 
 
-_SEAT_CACHE: dict[tuple[object, ...], _Seat] = {}
+_SEAT_CACHE: dict[tuple[object, ...], _Seat] = register({})
 _SEAT_CACHE_SIZE = 20_000
 
 
@@ -151,9 +168,9 @@ def _seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
 def _compute_seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
     counts = [0] * len(PATRONS)
     for card in state.players[seat].cards:
-        patron = _PATRON_OF[card]
-        if patron >= 0:
-            counts[patron] += 1
+        of = PATRON_OF[card]
+        if of is not None:
+            counts[of] += 1
     museum = state.museum
     room_values = [1] * len(PATRONS)
     for wing, patron in enumerate(state.wings):
@@ -173,7 +190,7 @@ def _compute_seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat
     book = 0.0
     if state.players[seat].reserve:
         book = _best_booking(state, seat, counts, room_values, future, weights)
-    return _Seat(counts, room_values, future, card_worth, book)
+    return _Seat(tuple(counts), tuple(room_values), future, tuple(card_worth), book)
 
 
 def _best_booking(
@@ -210,9 +227,9 @@ def _standing(state: GameState, seat: Seat, worth: _Seat, weights: Weights) -> f
 
 
 def _parcel_worth(state: GameState, parcel: int, worth: _Seat) -> float:
-    card = state.region[parcel] >> 1
-    patron = _PATRON_OF[card]
-    return _VALUE_OF[card] + (worth.card_worth[patron] if patron >= 0 else 0.0)
+    face = state.region[parcel]
+    patron = _FACE_PATRON[face]
+    return _FACE_VALUE[face] + (worth.card_worth[patron] if patron is not None else 0.0)
 
 
 # ---------------------------------------------------------------- the region
@@ -236,7 +253,7 @@ def _add_excavation_areas(
 ) -> None:
     """Each player's expected share of every area, from smooth chances of its ranks."""
     players = len(state.players)
-    holders = [*range(players), NEUTRAL] if players == 2 else list(range(players))
+    holders = cube_holders(state)
     passing = state.passing
     active = [h != NEUTRAL and h not in passing for h in holders]
     # Tie-break: a lower passing space wins; players still in will pass later than those out.

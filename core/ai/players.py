@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import random
 
-from core import actions as K
-from core.actions import Action, from_code
+from core.actions import NEUTRAL_PARCEL, NEUTRAL_SKIP, PASS, TAKE, Action, field, from_code, kind_of
+from core.ai.bot import Level, Stop
 from core.ai.evaluate import advantage
 from core.ai.view import public_view
 from core.cards import CARDS
 from core.moves import legal_codes
+from core.region import face_card
 from core.rules import apply_code
 from core.state import GameState, Phase
 
@@ -29,32 +30,34 @@ _EASY_PASS_CHANCE = 0.1
 class EasyBot:
     """Legal, plausible and beatable: random placements, greedy parcel taking."""
 
-    level = "easy"
+    level: Level = "easy"
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def choose(self, state: GameState) -> Action:
+    def choose(self, state: GameState, stop: Stop | None = None) -> Action:
+        """A legal action; quick, so ``stop`` (for the :class:`~core.ai.Bot` contract) is
+        never needed."""
         codes = legal_codes(public_view(state))
         if not codes:
             raise ValueError("the game is over: there is nothing to choose")
         if state.phase is Phase.SURVEY:
             return from_code(self._survey_choice(state, codes))
-        placements = [c for c in codes if c & 15 not in (K.PASS, K.NEUTRAL_SKIP)]
+        placements = [c for c in codes if kind_of(c) not in (PASS, NEUTRAL_SKIP)]
         if not placements or self._rng.random() < _EASY_PASS_CHANCE:
-            skip = [c for c in codes if c & 15 in (K.PASS, K.NEUTRAL_SKIP)]
+            skip = [c for c in codes if kind_of(c) in (PASS, NEUTRAL_SKIP)]
             return from_code(skip[0] if skip else self._rng.choice(codes))
         return from_code(self._rng.choice(placements))
 
     def _survey_choice(self, state: GameState, codes: list[int]) -> int:
-        takes = [c for c in codes if c & 15 in (K.TAKE, K.NEUTRAL_PARCEL)]
+        takes = [c for c in codes if kind_of(c) in (TAKE, NEUTRAL_PARCEL)]
         if not takes:
             return self._rng.choice(codes)
 
         def points(action_code: int) -> int:
-            return CARDS[state.region[action_code >> 4 & 127] >> 1].value
+            return CARDS[face_card(state.region[field(action_code, 0)])].value
 
-        if takes[0] & 15 == K.NEUTRAL_PARCEL:
+        if kind_of(takes[0]) == NEUTRAL_PARCEL:
             # The neutral's parcel is discarded: give it the cheapest one.
             low = min(map(points, takes))
             return self._rng.choice([c for c in takes if points(c) == low])
@@ -65,15 +68,17 @@ class EasyBot:
 class NormalBot:
     """A fast heuristic player: the legal action with the best :func:`advantage` after it."""
 
-    level = "normal"
+    level: Level = "normal"
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def choose(self, state: GameState) -> Action:
-        return from_code(self.choose_code(public_view(state)))
+    def choose(self, state: GameState, stop: Stop | None = None) -> Action:
+        """The heuristic's best action; one decision deep and quick, so ``stop`` (for the
+        :class:`~core.ai.Bot` contract) is never needed."""
+        return from_code(self.choose_code(public_view(state), stop))
 
-    def choose_code(self, view: GameState) -> int:
+    def choose_code(self, view: GameState, stop: Stop | None = None) -> int:
         """The code of the choice for a state already seen through ``public_view``."""
         ranked = rank_codes(view)
         if not ranked:

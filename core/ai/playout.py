@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 
-from core import actions as K
+from core.actions import PASS
 from core.ai.evaluate import advantage
 from core.moves import legal_codes
 from core.rules import apply_code
@@ -24,8 +24,8 @@ def greedy_code(state: GameState, rng: random.Random, samples: int) -> int:
     codes = legal_codes(state)
     if len(codes) > samples:
         keep = rng.sample(codes, samples)
-        if K.PASS in codes and K.PASS not in keep:
-            keep.append(K.PASS)
+        if PASS in codes and PASS not in keep:
+            keep.append(PASS)
         codes = keep
     seat, season = state.current, state.season
     best_code, best_value = codes[0], -math.inf

@@ -13,8 +13,10 @@ For one decision:
 3. the candidate with the best mean wins; the heuristic's own judgement counts as a few
    simulations already made, so a candidate needs real evidence to overturn it.
 
-Determinism: by default a fixed number of simulations (calibrated to about 2 s per decision
-here), so the choice depends only on the seed; a time budget caps the search as a safety net.
+Determinism: by default a fixed number of simulations (calibrated with ``bench/bench_ai.py``
+to about 2 s per decision), so the choice depends only on the seed; a time budget caps the
+search as a safety net. A ``stop`` callable, polled before every simulation, ends the search
+at once with the best candidate so far (the heuristic's choice if no simulation ran).
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ import math
 import random
 import time
 
-from core import actions as K
-from core.actions import Action, from_code
+from core.actions import PASS, Action, from_code
+from core.ai.bot import Level, Stop
 from core.ai.evaluate import advantage
 from core.ai.players import rank_codes
 from core.ai.playout import play_ahead
@@ -33,7 +35,8 @@ from core.rules import apply_code, redetermine
 from core.state import GameState
 
 DEFAULT_ITERATIONS = 400
-"""Simulations per decision by default (about 2 s per decision on the 2-core test machine)."""
+"""Simulations per decision by default: the median decision took about 2 s with this many
+in ``bench/bench_ai.py`` (which prints the simulations per second of the machine it runs on)."""
 DEFAULT_CAP = 5.0
 """Seconds: the safety cap of the default, fixed-iterations mode."""
 HINT_ITERATIONS = 150
@@ -56,7 +59,7 @@ _CLOCK_EVERY = 8
 class HardBot:
     """Searches by simulation; ``budget`` in seconds, ``iterations`` in simulations."""
 
-    level = "hard"
+    level: Level = "hard"
 
     def __init__(
         self,
@@ -70,29 +73,34 @@ class HardBot:
         self.iterations = DEFAULT_ITERATIONS if iterations is None else max(1, iterations)
         self.budget = DEFAULT_CAP if budget is None else budget
 
-    def choose(self, state: GameState) -> Action:
-        return from_code(self.choose_code(public_view(state)))
+    def choose(self, state: GameState, stop: Stop | None = None) -> Action:
+        """The action to play; ``stop`` ends the search early (see the module)."""
+        return from_code(self.choose_code(public_view(state), stop))
 
-    def choose_code(self, view: GameState) -> int:
+    def choose_code(self, view: GameState, stop: Stop | None = None) -> int:
         """The code of the choice for a state already seen through ``public_view``."""
         ranked = rank_codes(view)
         if not ranked:
             raise ValueError("the game is over: there is nothing to choose")
         candidates = ranked[:CANDIDATES]
-        passing = next((pair for pair in ranked[CANDIDATES:] if pair[1] == K.PASS), None)
+        passing = next((pair for pair in ranked[CANDIDATES:] if pair[1] == PASS), None)
         if passing is not None:
             candidates.append(passing)
         if len(candidates) == 1:
             return candidates[0][1]
-        return self._search(view, candidates)
+        return self._search(view, candidates, stop)
 
-    def _search(self, view: GameState, candidates: list[tuple[float, int]]) -> int:
+    def _search(
+        self, view: GameState, candidates: list[tuple[float, int]], stop: Stop | None
+    ) -> int:
         seat, season = view.current, view.season
         totals = [PRIOR_VISITS * prior for prior, _ in candidates]
         visits = [PRIOR_VISITS] * len(candidates)
         deadline = time.perf_counter() + self.budget
         for done in range(self.iterations):
             if done % _CLOCK_EVERY == 0 and time.perf_counter() > deadline:
+                break
+            if stop is not None and stop():
                 break
             log_n = math.log(done + 1 + PRIOR_VISITS * len(candidates))
             pick = max(

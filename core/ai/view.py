@@ -11,6 +11,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from core.cards import CARDS
+from core.region import face_card
 from core.state import GameState
 
 
@@ -20,12 +21,13 @@ def unseen_cards(state: GameState) -> list[int]:
     seen: set[int] = set(state.discard)
     for player in state.players:
         seen.update(player.cards)
-    seen.update(face >> 1 for face in state.region if face >= 0)
+    seen.update(face_card(face) for face in state.region if face >= 0)
     return [card for card in range(len(CARDS)) if card not in seen]
 
 
 def public_view(state: GameState) -> GameState:
-    """A copy of ``state`` whose deck is the unseen cards in canonical order (unrotated).
+    """A copy of ``state`` whose deck is the unseen cards in canonical order (unrotated),
+    and whose ``seed`` is 0 (the game's seed would deal the real deck again).
 
     Bots decide on this copy, and simulate on ``core.redetermine`` of it, so that two states
     differing only in the order of the undealt parcels lead to the same decisions.
@@ -35,4 +37,4 @@ def public_view(state: GameState) -> GameState:
         # Every state the rules make accounts for each card exactly once; a hand-made or
         # corrupted one may not, and deciding on a wrong deck size would be silently wrong.
         raise ValueError("the undealt cards cannot be told from the public facts")
-    return replace(state, deck=tuple(card * 2 for card in cards))
+    return replace(state, deck=tuple(card * 2 for card in cards), seed=0)

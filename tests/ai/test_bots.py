@@ -8,6 +8,7 @@ import pytest
 from msgspec.structs import replace
 
 import core
+from core.actions import to_code
 from core.ai import LEVELS, hint, make_bot
 from core.ai.view import public_view, unseen_cards
 from tests.ai.positions import random_positions
@@ -137,3 +138,88 @@ def test_bots_refuse_a_finished_game() -> None:
     for level in LEVELS:
         with pytest.raises(ValueError, match="over"):
             bot(level, 0).choose(state)
+
+
+class _Polls:
+    """A ``stop`` that says "stop" from its ``after``-th call on, counting the calls."""
+
+    def __init__(self, after: int) -> None:
+        self.after, self.calls = after, 0
+
+    def __call__(self) -> bool:
+        self.calls += 1
+        return self.calls > self.after
+
+
+def _searched_position() -> core.GameState:
+    """A position where the hard bot has several candidates to search among."""
+    return next(s for s in random_positions(3, seed=4, every=3) if len(core.legal_actions(s)) > 20)
+
+
+def test_a_stopped_search_returns_at_once_with_the_heuristics_choice(monkeypatch) -> None:
+    """Stopped before any simulation, the hard bot plays its heuristic's best candidate."""
+    from core.ai import search
+    from core.ai.players import rank_codes
+
+    simulations = []
+    real = search.redetermine
+    monkeypatch.setattr(search, "redetermine", lambda s, r: simulations.append(1) or real(s, r))
+    state = _searched_position()
+    stop = _Polls(after=0)
+    choice = make_bot("hard", 1).choose(state, stop)
+    assert simulations == [] and stop.calls == 1
+    assert to_code(choice) == rank_codes(public_view(state))[0][1]
+
+
+def test_the_search_polls_stop_before_every_simulation(monkeypatch) -> None:
+    """With a stop that fires on its 6th poll, exactly 5 simulations run: leaving a screen
+    stops a search within one simulation (a few milliseconds)."""
+    from core.ai import search
+
+    simulations = []
+    real = search.redetermine
+    monkeypatch.setattr(search, "redetermine", lambda s, r: simulations.append(1) or real(s, r))
+    stop = _Polls(after=5)
+    choice = make_bot("hard", 1).choose(_searched_position(), stop)
+    assert choice in core.legal_actions(_searched_position())
+    assert (len(simulations), stop.calls) == (5, 6)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_bot_takes_a_stop_and_still_plays_legally(level: str) -> None:
+    """The one Bot contract: ``choose(state, stop)`` for every level."""
+    state = _searched_position()
+    assert bot(level, 2).choose(state, lambda: True) in core.legal_actions(state)
+    assert bot(level, 2).choose(state, None) in core.legal_actions(state)
+
+
+def test_a_stopped_hint_is_still_a_legal_action() -> None:
+    state = _searched_position()
+    stop = _Polls(after=2)
+    assert hint(state, seed=4, stop=stop) in core.legal_actions(state)
+    assert stop.calls == 3
+
+
+def test_the_levels_are_one_list_shared_with_the_save_format() -> None:
+    """``LEVELS`` is read from the ``Level`` type, and a save's seat uses that type."""
+    from typing import get_args, get_type_hints
+
+    from core.ai import Level
+    from saves.format import SeatConfig
+
+    assert get_args(Level) == LEVELS == ("easy", "normal", "hard")
+    assert get_type_hints(SeatConfig)["level"] == Level | None
+
+
+def test_a_computer_seat_without_a_level_is_refused_in_words() -> None:
+    """The type allows None (a human's level), so a computer with none is caught by name."""
+    from saves.format import SeatConfig, check_seat
+
+    with pytest.raises(ValueError, match="'Bot' has no level \\(choose one of easy, normal"):
+        check_seat(SeatConfig("Bot", core.Colour.RED, "computer", None))
+
+
+def test_the_public_view_hides_the_seed() -> None:
+    """The game's seed would deal the real deck again: a bot's view carries none."""
+    state = core.new_game(3, seed=77)
+    assert public_view(state).seed == 0

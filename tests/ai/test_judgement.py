@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import core
-from core import actions as K
-from core.actions import to_code
+from core.actions import TAKE, field, kind_of, to_code
 from core.ai import make_bot
 from core.ai.evaluate import advantage, estimates
 from core.cards import CARDS
+from core.region import face_card
 from tests.ai.positions import random_positions
 
 
@@ -41,10 +41,10 @@ def test_easy_takes_the_parcel_worth_most_points() -> None:
     for seed in range(6):
         for state in random_positions(3, seed=seed, every=1):
             options = [to_code(a) for a in core.legal_actions(state)]
-            takes = [c for c in options if c & 15 == K.TAKE]
+            takes = [c for c in options if kind_of(c) == TAKE]
             if state.phase is not core.Phase.SURVEY or len(takes) < 2:
                 continue
-            values = {c: CARDS[state.region[c >> 4 & 127] >> 1].value for c in takes}
+            values = {c: CARDS[face_card(state.region[field(c, 0)])].value for c in takes}
             choice = to_code(make_bot("easy", seed).choose(state))
             assert choice in takes
             assert values[choice] == max(values.values())

@@ -38,6 +38,28 @@ from core.state import CUBES_PER_COLOUR, NEUTRAL, GameState, Phase
 
 _COLUMNS = "abcdefgh"
 
+PYRAMIDS_AND_OPPONENTS = """
+  a b c d | e f g h
+1 . . ^ . | . . . .
+2 . B . . | . ^ . .
+3 . . . . | . . . .
+4 . . . . | R . . .
+5 . ^ . . | . . . .
+6 . . . . | . . . G
+"""
+"""3 players: pyramids on c1 f2 b5; Blue's cube on b2, Red's on e4, Green's on h6."""
+
+WITH_NEUTRAL = """
+  a b c d | e f g h
+1 . . . . | . . . .
+2 . B . . | . N . .
+3 . . . . | . . . .
+4 . . . . | . . R .
+5 . . . . | . . . .
+6 . . . . | . . . .
+"""
+"""2 players: Blue's cube on b2, a neutral cube on f2, Red's on g4."""
+
 
 def _rows(board: str) -> list[list[str]]:
     """The tokens of each row of a picture, without labels and separators."""
@@ -73,7 +95,7 @@ def position(
     rows = _rows(board)
     letters = {p.colour.letter: seat for seat, p in enumerate(state.players)}
     if players == 2:
-        letters["N"] = 2
+        letters["N"] = core.cube_index(state, NEUTRAL)
     pyramids = 0
     cubes = [0] * len(state.cubes)
     for row, tokens in enumerate(rows):
@@ -92,7 +114,7 @@ def position(
     if len(rows) == 9:
         region = (*state.region, *state.deck[:4])
         season = 4
-    neutral_on_board = cubes[2].bit_count() if players == 2 else 0
+    neutral_on_board = cubes[letters["N"]].bit_count() if players == 2 else 0
     state = replace(
         state,
         region=region,
@@ -127,8 +149,10 @@ def picture(state: GameState) -> str:
     """The region of ``state`` drawn in the notation :func:`position` reads."""
     if state.phase is Phase.OVER or not state.region:
         return "(no region)"
-    seats: list[int] = [*range(state.player_count), NEUTRAL][: len(state.cubes)]
-    letters = ["N" if seat == NEUTRAL else state.players[seat].colour.letter for seat in seats]
+    letters = [
+        "N" if seat == NEUTRAL else state.players[seat].colour.letter
+        for seat in core.cube_holders(state)
+    ]
     lines = ["  a b c d | e f g h"]
     for row in range(rows_in(len(state.region))):
         tokens = []

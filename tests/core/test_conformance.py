@@ -37,7 +37,11 @@ def check_invariants(state: GameState) -> None:
         assert set(player.tilted) <= set(player.cards)
     if state.player_count == 2:
         held = sum(p.neutral_stock for p in state.players)
-        neutral = state.neutral_reserve + held + state.cubes[-1].bit_count()
+        neutral = (
+            state.neutral_reserve
+            + held
+            + state.cubes[core.cube_index(state, core.NEUTRAL)].bit_count()
+        )
         assert neutral == CUBES_PER_COLOUR, f"{neutral} neutral cubes"
     cards = [face_card(f) for f in state.deck]
     cards += [face_card(f) for f in state.region if f >= 0]

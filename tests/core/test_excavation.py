@@ -4,17 +4,17 @@ import pytest
 
 import core
 from core.state import EMPTY
-from tests.core.pictures import legal, picture, play, position, space, with_player
+from tests.core.pictures import (
+    PYRAMIDS_AND_OPPONENTS,
+    legal,
+    picture,
+    play,
+    position,
+    space,
+    with_player,
+)
 
-BOARD = """
-  a b c d | e f g h
-1 . . ^ . | . . . .
-2 . B . . | . ^ . .
-3 . . . . | . . . .
-4 . . . . | R . . .
-5 . ^ . . | . . . .
-6 . . . . | . . . G
-"""
+BOARD = PYRAMIDS_AND_OPPONENTS
 
 EMPTY_REGION = "\n".join(f"{r} . . . . . . . ." for r in range(1, 7))
 

@@ -108,10 +108,47 @@ def test_malformed_action_values_are_refused_by_apply_action(action):
         core.apply_action(core.new_game(3, seed=0), action)
 
 
-def test_both_errors_are_value_errors_and_distinct():
-    assert issubclass(core.MalformedActionError, ValueError)
+def test_a_malformed_action_is_an_illegal_action_that_can_be_told_apart():
+    """DESIGN's promise: an illegal *or malformed* action raises IllegalActionError (a
+    ValueError); the malformed one is the narrower MalformedActionError."""
     assert issubclass(core.IllegalActionError, ValueError)
-    assert not issubclass(core.MalformedActionError, core.IllegalActionError)
+    assert issubclass(core.MalformedActionError, core.IllegalActionError)
+    assert not issubclass(core.IllegalActionError, core.MalformedActionError)
+    state = core.new_game(3, seed=0)
+    with pytest.raises(core.IllegalActionError) as caught:
+        core.apply_action(state, core.Excavate(99))
+    assert type(caught.value) is core.MalformedActionError
+
+
+@pytest.mark.parametrize(
+    ("given", "action", "reason"),
+    [
+        (core.Excavate(99), "Excavate(space=99)", "99 is not a space of the region"),
+        (core.Brown(15), "Brown(room=15)", "15 is not a Museum room"),
+        (None, "None", "not an action"),
+        ("take Px", "take Px", "'Px' is not a parcel (P1..P12)"),
+        ("fly away", "fly away", "unknown action 'fly'"),
+        ("B c3", "B c3", "wrong number of spaces for 'B'"),
+    ],
+)
+def test_a_malformed_action_names_the_input_and_says_what_is_wrong(given, action, reason):
+    """``.action`` is the input as given (text, or repr), ``.reason`` the why alone, and the
+    message is both, like an illegal action's."""
+    with pytest.raises(core.MalformedActionError) as caught:
+        if isinstance(given, str):
+            core.parse_action(given)
+        else:
+            core.apply_action(core.new_game(3, seed=0), given)
+    error = caught.value
+    assert (error.action, error.reason) == (action, reason)
+    assert str(error) == f"{action}: {reason}"
+
+
+def test_a_hostile_malformed_value_is_quoted_short():
+    """A huge value cannot flood the message."""
+    with pytest.raises(core.MalformedActionError) as caught:
+        core.apply_action(core.new_game(3, seed=0), core.Violet(tuple(range(1000))))
+    assert len(caught.value.action) <= 60 and caught.value.action.endswith("…")
 
 
 EMPTY_REGION = "\n".join(f"{r} . . . . . . . ." for r in range(1, 7))

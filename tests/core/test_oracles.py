@@ -9,7 +9,7 @@ from collections import Counter
 import core
 from core.museum import ROOMS, Room
 from core.state import EMPTY
-from tests.core.pictures import position, with_player
+from tests.core.pictures import PYRAMIDS_AND_OPPONENTS, position, with_player
 
 
 def kinds(state: core.GameState) -> Counter[str]:
@@ -21,17 +21,6 @@ def test_opening_of_an_empty_region():
     """No cube anywhere, no pyramid (as drawn): 48 A, no B (no own cube), pass."""
     state = position("\n".join(f"{r} . . . . . . . ." for r in range(1, 7)), current=0)
     assert kinds(state) == {"A": 48, "pass": 1}
-
-
-PYRAMIDS_AND_OPPONENTS = """
-  a b c d | e f g h
-1 . . ^ . | . . . .
-2 . B . . | . ^ . .
-3 . . . . | . . . .
-4 . . . . | R . . .
-5 . ^ . . | . . . .
-6 . . . . | . . . G
-"""
 
 
 def test_excavation_with_pyramids_and_opponents():

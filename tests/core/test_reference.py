@@ -62,7 +62,7 @@ def reference_moves(state: core.GameState) -> set[str]:
         return {(a, b) for a in firsts for b in around(a) & seconds if b != a}
 
     if state.neutral_pending:
-        neutral = cells(state.cubes[2])
+        neutral = cells(state.cubes[core.cube_index(state, NEUTRAL)])
         moves = {"nskip"} | {f"nA {name(s)}" for s in free}
         if player.neutral_stock >= 2:
             moves |= {f"nB {name(a)} {name(b)}" for a, b in pairs(near(neutral) & free, free)}
@@ -101,7 +101,7 @@ def reference_ranking(state: core.GameState, area: int) -> list[int]:
     """RULES.md §4 phase 3 and §8: holders by cubes in the area, ties to the lower pass."""
     top, left = 3 * (area // 2), 4 * (area % 2)
     spaces = {(r, c) for r in range(top, top + 3) for c in range(left, left + 4)}
-    holders = [*range(state.player_count), NEUTRAL][: len(state.cubes)]
+    holders = core.cube_holders(state)
     counts = {h: len(cells(m) & spaces) for h, m in zip(holders, state.cubes, strict=True)}
     present = [h for h in holders if counts[h]]
     return sorted(present, key=lambda h: (-counts[h], state.passing.index(h)))

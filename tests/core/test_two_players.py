@@ -4,21 +4,13 @@ import pytest
 
 import core
 from core.state import EMPTY, NEUTRAL, SurveyStep
-from tests.core.pictures import legal, picture, play, position, with_player
+from tests.core.pictures import WITH_NEUTRAL, legal, picture, play, position, with_player
 
 # P1 Violet 3, P2 Violet -, P3 Lemon 3, P4 Lemon -, P5 Brown 3, P6 Brown -, P7 patronless 5,
 # P8 Blackmore - (all unrotated).
 REGION = (6 * 2, 0 * 2, 13 * 2, 7 * 2, 20 * 2, 14 * 2, 35 * 2, 21 * 2)
 EMPTY_REGION = "\n".join(f"{r} . . . . . . . ." for r in range(1, 7))
-NEUTRAL_BOARD = """
-  a b c d | e f g h
-1 . . . . | . . . .
-2 . B . . | . N . .
-3 . . . . | . . . .
-4 . . . . | . . R .
-5 . . . . | . . . .
-6 . . . . | . . . .
-"""
+NEUTRAL_BOARD = WITH_NEUTRAL
 
 
 def blue_to_play(board: str = NEUTRAL_BOARD, **fields) -> core.GameState:
@@ -50,6 +42,21 @@ def test_an_unused_colour_is_the_neutral_and_its_disk_is_on_space_2():
     assert state.neutral_colour is core.Colour.GREEN
     assert state.passing == (EMPTY, NEUTRAL, EMPTY, EMPTY)
     assert len(state.cubes) == 3
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_cube_masks_are_the_seats_then_the_neutral(players):
+    """One convention: NEUTRAL names the neutral; its mask comes after the seats' masks."""
+    state = core.new_game(players, seed=1)
+    holders = core.cube_holders(state)
+    assert holders == ((0, 1, NEUTRAL) if players == 2 else tuple(range(players)))
+    assert [core.cube_index(state, h) for h in holders] == list(range(len(state.cubes)))
+
+
+def test_the_neutral_cubes_are_read_through_its_index():
+    state = play(blue_to_play(), "B b3 b4", "nA d6")
+    neutral = state.cubes[core.cube_index(state, NEUTRAL)]
+    assert neutral == 1 << core.region.parse_space("f2") | 1 << core.region.parse_space("d6")
 
 
 def test_the_two_players_pass_onto_spaces_1_and_3():
@@ -92,7 +99,7 @@ def test_after_a_normal_a_the_player_may_place_neutral_cubes():
 def test_neutral_cubes_come_from_the_players_neutral_stock():
     state = play(blue_to_play(), "B b3 b4", "nB f3 f4")
     assert state.players[0].neutral_stock == 2 and state.players[0].stock == 9
-    assert state.cubes[2] >> core.region.parse_space("f4") & 1
+    assert state.cubes[core.cube_index(state, core.NEUTRAL)] >> core.region.parse_space("f4") & 1
     assert state.current_player == 1 and not state.neutral_pending
 
 
@@ -187,7 +194,9 @@ def test_neutral_alone_in_an_area_both_parcels_are_discarded():
 def test_neutral_cubes_go_back_to_the_neutral_reserve():
     board = "1 N . . . . . . B\n2 N . . . . . . .\n" + "3 . . . . . . . .\n" * 4
     state = surveyed(board, last=0)
-    assert state.neutral_reserve == 25 - 8 and state.cubes[2] == 0
+    assert (
+        state.neutral_reserve == 25 - 8 and state.cubes[core.cube_index(state, core.NEUTRAL)] == 0
+    )
 
 
 def test_the_last_player_may_still_place_neutral_cubes_then_is_placed():

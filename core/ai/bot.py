@@ -1,0 +1,31 @@
+"""What every computer player is: its level, and the contract of its one method."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal, Protocol, get_args
+
+from core.actions import Action
+from core.state import GameState
+
+Level = Literal["easy", "normal", "hard"]
+"""A computer player's level: also the type of a computer seat's level in a save file."""
+LEVELS: tuple[Level, ...] = get_args(Level)
+"""Every level, weakest first (read from :data:`Level`, the one list)."""
+
+Stop = Callable[[], bool]
+"""Polled during a long decision: true once the caller wants an answer now (e.g. the player
+left the screen); a ``threading.Event().is_set`` will do. Every bot accepts one; only the
+hard bot's search is long enough to poll it."""
+
+
+class Bot(Protocol):
+    """A computer player: picks one of ``legal_actions(state)`` for ``state.current``.
+
+    ``stop``, polled during a long decision, cuts it short: the bot then returns the best
+    action found so far, at once (the hard bot's search polls it before every simulation).
+    """
+
+    level: Level
+
+    def choose(self, state: GameState, stop: Stop | None = None) -> Action: ...
