@@ -244,7 +244,7 @@ class LocalSeat:
         stop = threading.Event()
         started = time.monotonic()
         try:
-            action = await asyncio.to_thread(self._bot(seat).choose, state)
+            action = await asyncio.to_thread(self._bot(seat).choose, state, stop.is_set)
         except asyncio.CancelledError:
             stop.set()  # the search polls it: the thread ends within a simulation
             raise
