@@ -4,47 +4,85 @@
 PY ?= python3
 VENV = .venv
 BIN = $(VENV)/bin
-STAMP = $(VENV)/.installed
+# What is in .venv: the game alone (make play), or the game and the test tools (make test).
+PLAY_STAMP = $(VENV)/.installed-play
+TEST_STAMP = $(VENV)/.installed-test
+# The exact versions installed, written by `make lock` / `make upgrade`.
+PLAY_LOCK = requirements/play.txt
+TEST_LOCK = requirements/test.txt
+
+# .venv is made without a pip of its own when python3's pip can install into it
+# (`pip --python`, pip >= 22.3): ensurepip alone costs ~7 s of a first `make play`.
+# A venv that has its own pip (older python3 pip, or a .venv made before) uses that.
+PIP = sh -c 'if [ -x $(BIN)/pip ]; then exec $(BIN)/python -m pip "$$@"; \
+	else exec $(PY) -m pip --python $(BIN)/python "$$@"; fi' pip
+# --no-deps: the lock files hold every package, so pip resolves nothing; --no-compile: the
+# modules used are compiled on first import instead of every module at install.
+PIP_INSTALL = $(PIP) install --quiet --no-compile --no-deps
+export PIP_HAS_PYTHON_OPTION = import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (22, 3))
 
 # Lint only the folders that exist, so the Makefile works while the tree grows.
-LINT_PATHS = $(wildcard core saves tui tests bench)
-TYPED_PATHS = $(wildcard core saves)
+LINT_PATHS = $(wildcard core saves tui tests bench requirements)
+TYPED_PATHS = $(wildcard core saves requirements)
 BENCH_SCRIPTS = $(sort $(wildcard bench/bench_*.py))
+PYTEST = $(BIN)/pytest -q
 
 .DEFAULT_GOAL := help
-.PHONY: help play test test-slow lint bench clean distclean
+.PHONY: help play test test-slow lint bench lock upgrade clean distclean
 
 help: ## Show this list of targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_.\/-]+:.*## / {printf "  \033[36m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-# Re-run whenever pyproject.toml changes (new dependency, new pin).
-$(STAMP): pyproject.toml
-	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+$(BIN)/python:
+	@echo "Creating $(VENV) with $$($(PY) --version)…"
+	@if $(PY) -c "$$PIP_HAS_PYTHON_OPTION" 2>/dev/null; then \
+		$(PY) -m venv --without-pip $(VENV); \
+	else \
+		$(PY) -m venv $(VENV); \
+	fi
+
+# Re-run whenever pyproject.toml or a lock file changes (new dependency, new pin).
+CHANGED = pyproject.toml or a lock file changed
+$(PLAY_STAMP): pyproject.toml $(PLAY_LOCK) | $(BIN)/python
+	@$(PY) requirements/relock.py --check
+	@echo "Installing the game into $(VENV) ($(if $(wildcard $@),$(CHANGED),first run only))…"
+	@$(PIP_INSTALL) -r $(PLAY_LOCK)
+	@$(PIP_INSTALL) -e .
 	@touch $@
 
-play: $(STAMP) ## Play Mykerinos in this terminal (pass options with ARGS="...")
-	$(BIN)/mykerinos $(ARGS)
+$(TEST_STAMP): $(PLAY_STAMP) $(TEST_LOCK)
+	@echo "Installing the test and lint tools into $(VENV) ($(if $(wildcard $@),$(CHANGED),first run only))…"
+	@$(PIP_INSTALL) -r $(TEST_LOCK)
+	@$(PIP) check
+	@touch $@
+
+play: $(PLAY_STAMP) ## Play Mykerinos in this terminal (pass options with ARGS="...")
+	@echo "Starting Mykerinos…"
+	@$(BIN)/mykerinos $(ARGS)
 
 test: lint ## Lint, type-check, then run the test suite (slow tests excluded)
-	$(BIN)/pytest -q
+	$(PYTEST)
 
-test-slow: $(STAMP) ## Run only the slow tests (long conformance runs, kill -9 of the app)
-	$(BIN)/pytest -q -m slow
+test-slow: $(TEST_STAMP) ## Run only the slow tests (long conformance runs, kill -9 of the app)
+	$(PYTEST) -m slow
 
-lint: $(STAMP) ## ruff check and format check, then strict mypy on core and saves
+lint: $(TEST_STAMP) ## ruff check and format check, then strict mypy on core and saves
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/ruff format --check $(LINT_PATHS)
-	@if [ -n "$(TYPED_PATHS)" ]; then \
-		echo "$(BIN)/mypy $(TYPED_PATHS)"; $(BIN)/mypy $(TYPED_PATHS); \
-	else echo "mypy: no core/ or saves/ yet, nothing to type-check"; fi
+	$(BIN)/mypy $(TYPED_PATHS)
 
-bench: $(STAMP) ## Run every bench/bench_*.py script in turn; they print figures
+bench: $(PLAY_STAMP) ## Run every bench/bench_*.py script in turn; they print figures
 	@if [ -z "$(BENCH_SCRIPTS)" ]; then echo "bench: no bench/bench_*.py scripts yet"; fi
 	@set -e; for script in $(BENCH_SCRIPTS); do \
 		echo "== $$script"; $(BIN)/python $$script; \
 	done
+
+lock: ## After editing dependencies in pyproject.toml: re-resolve, keeping the pins that fit
+	$(PY) requirements/relock.py
+
+upgrade: ## Newest versions pyproject.toml allows, resolved in a scratch venv: rewrites requirements/*.txt
+	$(PY) requirements/relock.py --upgrade
+	@echo "Next: git diff requirements/, then make test (snapshots depend on textual and rich)."
 
 clean: ## Remove caches and build output (keeps .venv)
 	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis snapshot_report.html
