@@ -26,7 +26,8 @@ export PIP_HAS_PYTHON_OPTION = import pip, sys; sys.exit(tuple(map(int, pip.__ve
 LINT_PATHS = $(wildcard core saves tui tests bench requirements)
 TYPED_PATHS = $(wildcard core saves requirements)
 BENCH_SCRIPTS = $(sort $(wildcard bench/bench_*.py))
-PYTEST = $(BIN)/pytest -q
+# pytest-xdist: one worker per core. Plain `.venv/bin/pytest` still runs in one process.
+PYTEST = $(BIN)/pytest -q -n auto
 
 .DEFAULT_GOAL := help
 .PHONY: help play test test-slow lint bench lock upgrade clean distclean
@@ -54,16 +55,19 @@ $(TEST_STAMP): $(PLAY_STAMP) $(TEST_LOCK)
 	@echo "Installing the test and lint tools into $(VENV) ($(if $(wildcard $@),$(CHANGED),first run only))…"
 	@$(PIP_INSTALL) -r $(TEST_LOCK)
 	@$(PIP) check
+	@# Every xdist worker and every test subprocess imports textual & co: compiled once here
+	@# (on all cores) rather than at each start where PYTHONDONTWRITEBYTECODE is set, as on CI.
+	@$(BIN)/python -m compileall -qq -j 0 $(VENV)/lib || true
 	@touch $@
 
 play: $(PLAY_STAMP) ## Play Mykerinos in this terminal (pass options with ARGS="...")
 	@echo "Starting Mykerinos…"
 	@$(BIN)/mykerinos $(ARGS)
 
-test: lint ## Lint, type-check, then run the test suite (slow tests excluded)
+test: lint ## Lint, type-check, then the fast tests on every core (pytest-xdist)
 	$(PYTEST)
 
-test-slow: $(TEST_STAMP) ## Run only the slow tests (long conformance runs, kill -9 of the app)
+test-slow: $(TEST_STAMP) ## Only the slow tests: kill -9 and pty runs, whole games (fails if none ran)
 	$(PYTEST) -m slow
 
 lint: $(TEST_STAMP) ## ruff check and format check, then strict mypy on core and saves

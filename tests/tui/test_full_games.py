@@ -1,4 +1,9 @@
-"""Whole games played through key presses only, from the new-game form to the final scores."""
+"""Whole games played through key presses only, from the new-game form to the final scores.
+
+Slow (`make test-slow`): each game is thousands of key presses. `make test` presses every
+key of a game one by one (tests/tui/test_inputs.py) and plays a whole game of computer
+seats in the app to the final scores (tests/tui/test_computer_game.py).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from tui.screens.new_game import NewGameScreen
 from tui.screens.summary import FinalScreen
 
 
+@pytest.mark.slow
 async def test_three_player_hot_seat_game_from_new_game_form_to_final_scores(store) -> None:
     """The form (three humans), four seasons of placements, patrons and surveys, the
     season summaries and the final scores, all through keys."""
@@ -41,6 +47,7 @@ async def test_three_player_hot_seat_game_from_new_game_form_to_final_scores(sto
         assert core.is_over(store.load(session.name).state)
 
 
+@pytest.mark.slow
 async def test_two_player_game_with_neutral_placements(store) -> None:
     """2 players: neutral cubes placed with n and m (and skipped with x) until the end."""
     session = session_for(store, HOT_SEAT_2, seed=5, name="duel")
