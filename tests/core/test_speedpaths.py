@@ -4,6 +4,7 @@ re-shuffled deck used by computer players."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import core
 from core.actions import from_code, to_code
@@ -65,7 +66,8 @@ def _forget_memos() -> None:
 
     for memo in (moves._USABLE, moves._ROOM_CODES, moves._CHAIN_ENDS, rules._PLACED_MASK):
         memo.clear()
-    for memos in (moves._CHAIN_STEPS, *moves._PAIR_TAILS.values()):
+    tables: list[list[dict[int, Any]]] = [moves._CHAIN_STEPS, *moves._PAIR_TAILS.values()]
+    for memos in tables:
         for memo in memos:
             memo.clear()
 

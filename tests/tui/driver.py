@@ -16,6 +16,7 @@ from core.region import WIDTH
 from tui import decisions, placement
 from tui.screens.game import GameScreen
 from tui.screens.summary import FinalScreen, SeasonSummaryScreen
+from tui.widgets.actionbar import ActionBar
 from tui.widgets.museum import MuseumView
 from tui.widgets.region import RegionView
 
@@ -51,7 +52,8 @@ class KeyPlayer:
         session = self.game.session
         # Computer seats may already have played after it (no pause in tests).
         assert len(session.actions) > before, (
-            f"{core.format_action(action)} was not applied: {self.game.query_one('#actions').text}"
+            f"{core.format_action(action)} was not applied: "
+            f"{self.game.query_one('#actions', ActionBar).text}"
         )
         assert session.actions[before] == action
 

@@ -4,10 +4,14 @@ final table with the game saved as finished."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import core
 import saves
 from tests.tui.conftest import app_for, session_for
+from tui.screens.game import GameScreen
 from tui.screens.summary import FinalScreen, SeasonSummaryScreen
+from tui.widgets.actionbar import ActionBar
 
 BOTS = [
     saves.SeatConfig("Amun", core.Colour.BLUE, "computer", "easy"),
@@ -56,7 +60,7 @@ async def test_the_computers_cubes_stay_marked_until_the_human_decides(store) ->
     first = session.state
     app = app_for(store, resume="marks", computer_pause=0.5)
     async with app.run_test(size=(80, 24)) as pilot:
-        game = app.screen
+        game = cast(GameScreen, app.screen)
         await _until_human(app, pilot, game)
         placed = 0
         for old, new in zip(first.cubes, game.state.cubes, strict=True):
@@ -73,13 +77,13 @@ async def test_the_hint_key_names_a_legal_move_without_playing_it(store) -> None
     session_for(store, seats, seed=5, name="hint")
     app = app_for(store, resume="hint")
     async with app.run_test(size=(80, 24)) as pilot:
-        game = app.screen
+        game = cast(GameScreen, app.screen)
         await _until_human(app, pilot, game)
         before = list(game.session.actions)
         await pilot.press("slash")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        text = game.query_one("#actions").text
+        text = game.query_one("#actions", ActionBar).text
         assert "Hint: " in text
         hinted = text.split("Hint: ", 1)[1].strip()
         from core.explain import describe_action

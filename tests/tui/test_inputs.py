@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 import core
@@ -9,6 +11,9 @@ from core.region import WIDTH, space_name
 from tests.tui.conftest import HOT_SEAT_2, app_for, play_until, session_for
 from tests.tui.driver import KeyPlayer
 from tui import placement
+from tui.screens.game import GameScreen
+from tui.widgets.actionbar import ActionBar
+from tui.widgets.log import LogView
 from tui.widgets.region import RegionView
 
 
@@ -112,7 +117,7 @@ class TestRefusalsAndBackingOut:
             await pilot.press("a")
             await driver.move_to(pyramid)
             await pilot.press("enter")
-            bar = driver.game.query_one("#actions").text
+            bar = driver.game.query_one("#actions", ActionBar).text
             assert f"{space_name(pyramid)} holds a pyramid" in bar
             assert len(driver.game.session.actions) == len(session.actions)
             assert driver.game.mode == "place"
@@ -131,7 +136,7 @@ class TestRefusalsAndBackingOut:
             await pilot.press("b")
             await driver.move_to(far)
             await pilot.press("enter")
-            bar = driver.game.query_one("#actions").text
+            bar = driver.game.query_one("#actions", ActionBar).text
             assert f"{space_name(far)} is not next to one of your cubes" in bar
 
     async def test_escape_backs_out_cube_by_cube(self, store) -> None:
@@ -190,7 +195,7 @@ async def test_computer_seats_play_in_a_worker_and_hand_back(store) -> None:
             if driver.state.current_player == 0 or core.is_over(driver.state):
                 break
         await driver.dismiss_summaries()
-        lines = [line.plain for line in driver.game.query_one("#log").lines]
+        lines = [line.plain for line in driver.game.query_one("#log", LogView).lines]
         assert any("Bot1" in line for line in lines)
         assert any(isinstance(a, core.Pass) for a in driver.game.session.actions)
 
@@ -247,7 +252,7 @@ async def test_a_closed_museum_room_is_refused_with_the_reason(store) -> None:
     app = app_for(store, resume="pos")
     async with app.run_test(size=(80, 24)) as pilot:
         driver = KeyPlayer(app, pilot)
-        options = driver.game.query_one("#actions").text
+        options = driver.game.query_one("#actions", ActionBar).text
         number = options.rsplit("book a room", 1)[0].split()[-1]
         await pilot.press(number)
         museum = driver.game.query_one(MuseumView)
@@ -255,7 +260,7 @@ async def test_a_closed_museum_room_is_refused_with_the_reason(store) -> None:
                                  + ["left"] * museum.cursor[1])  # fmt: skip
         assert museum.room == closed
         await pilot.press("enter")
-        bar = driver.game.query_one("#actions").text
+        bar = driver.game.query_one("#actions", ActionBar).text
         assert "5-room" in bar and ("already taken" in bar or "needs one of your cubes" in bar)
         assert len(driver.game.session.actions) == len(session.actions)
 
@@ -303,7 +308,7 @@ async def test_save_as_renames_the_game(store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+s", "ctrl+a", "ctrl+k", *"sunday", "enter")
         await pilot.pause()
-        assert app.screen.session.name == "sunday"
+        assert cast(GameScreen, app.screen).session.name == "sunday"
         await KeyPlayer(app, pilot).play(core.Pass())
     assert store.load("sunday").actions == [core.Pass()]
 
@@ -314,7 +319,7 @@ async def test_quit_asks_first_and_the_game_stays_saved(store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await KeyPlayer(app, pilot).play(core.Pass())
         await pilot.press("q", "n")
-        assert app.is_running and app.screen.session is not None
+        assert app.is_running and cast(GameScreen, app.screen).session is not None
         await pilot.press("q", "y")
         await pilot.pause()
         assert not app.is_running
@@ -323,8 +328,6 @@ async def test_quit_asks_first_and_the_game_stays_saved(store) -> None:
 
 async def test_tie_break_is_explained(store, monkeypatch) -> None:
     """When the top totals tie, the verdict says the stock decided (or that they share)."""
-    from tui.screens import summary
-
     session = session_for(store, _hot3(), seed=7, name="pos")
     play_until(session, lambda s, legal: core.is_over(s), seed=5)
     real = core.final_scores(session.state)
@@ -332,7 +335,7 @@ async def test_tie_break_is_explained(store, monkeypatch) -> None:
         core.PlayerScore(p.seat, 10, (0,) * 5, (1,) * 5, (None,) * 5, 0, 0, stock)
         for p, stock in zip(real.players, (4, 4, 1), strict=True)
     )
-    monkeypatch.setattr(summary.core, "final_scores",
+    monkeypatch.setattr(core, "final_scores",
                         lambda state: core.FinalScores(tied, (0, 1), True))  # fmt: skip
     app = app_for(store, resume="pos")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -374,7 +377,7 @@ async def test_launch_offers_to_resume_the_unfinished_game(store, key, screen_na
         await pilot.pause()
         assert type(app.screen).__name__ == screen_name
         if key == "r":
-            assert app.screen.session.name == "waiting"
+            assert cast(GameScreen, app.screen).session.name == "waiting"
 
 
 async def test_an_action_key_with_nothing_legal_says_why(store) -> None:
@@ -385,7 +388,7 @@ async def test_an_action_key_with_nothing_legal_says_why(store) -> None:
         game = KeyPlayer(app, pilot).game
         assert game.state.cubes[game.state.current] == 0
         await pilot.press("b")
-        assert "no cube on the region to extend from" in game.query_one("#actions").text
+        assert "no cube on the region to extend from" in game.query_one("#actions", ActionBar).text
         await pilot.press("v")
-        assert "no untilted Lady Violet card" in game.query_one("#actions").text
+        assert "no untilted Lady Violet card" in game.query_one("#actions", ActionBar).text
         assert game.session.actions == [] and game.mode == "choose"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from typing import cast
 
 import pytest
 from rich.console import Console
@@ -16,7 +17,9 @@ from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
 from tests.tui.driver import KeyPlayer
 from tui import look
 from tui.__main__ import main
+from tui.screens.game import GameScreen
 from tui.screens.load import short_title
+from tui.screens.summary import FinalScreen
 from tui.widgets.actionbar import ActionBar
 from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
@@ -97,7 +100,7 @@ async def test_escape_from_the_load_list_goes_back_to_the_resume_offer(store) ->
         assert isinstance(app.screen, ResumeScreen)
         await pilot.press("enter")
         await pilot.pause()
-        assert app.screen.session.name == "waiting"
+        assert cast(GameScreen, app.screen).session.name == "waiting"
     assert [s.name for s in store.list()] == ["waiting"]
 
 
@@ -161,7 +164,8 @@ async def test_the_cursor_stays_on_the_cube_just_placed(store) -> None:
         await pilot.press("b")
         await driver.move_to(extend.first)
         await pilot.press("enter")
-        assert app.screen.placed == (extend.first,) and region.cursor == extend.first
+        game = cast(GameScreen, app.screen)
+        assert game.placed == (extend.first,) and region.cursor == extend.first
         await pilot.press("escape")
         assert region.cursor == extend.first
 
@@ -188,7 +192,8 @@ async def test_rooms_in_words_on_the_final_screen(store) -> None:
         await pilot.press("f")
         await pilot.pause()
         console = Console(width=80, file=io.StringIO(), record=True)
-        console.print(app.screen._table(core.final_scores(app.screen.state)))
+        final = cast(FinalScreen, app.screen)
+        console.print(final._table(core.final_scores(final.state)))
         table = console.export_text()
         assert "-room" in table and not ROOM_CODE.search(table)
 
@@ -246,4 +251,4 @@ async def test_save_as_says_which_letters_a_name_may_hold(store) -> None:
         await pilot.press("ctrl+s", "ctrl+a", "ctrl+k", *"Zoë", "enter")
         await pilot.pause()
         said = " ".join(str(n.message) for n in app._notifications)
-        assert "ASCII letters" in said and app.screen.session.name == "pos"
+        assert "ASCII letters" in said and cast(GameScreen, app.screen).session.name == "pos"
