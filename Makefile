@@ -32,7 +32,7 @@ BENCH_SCRIPTS = $(sort $(wildcard bench/bench_*.py))
 PYTEST = $(BIN)/pytest -q -n auto
 
 .DEFAULT_GOAL := help
-.PHONY: help play test test-slow lint bench lock upgrade clean distclean
+.PHONY: help play test test-slow lint ruff mypy bench lock upgrade clean distclean
 
 help: ## Show this list of targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_.\/-]+:.*## / {printf "  \033[36m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -72,9 +72,13 @@ test: lint ## Lint, type-check, then the fast tests on every core (pytest-xdist)
 test-slow: $(TEST_STAMP) ## Only the slow tests: kill -9 and pty runs, whole games (fails if none ran)
 	$(PYTEST) -m slow
 
-lint: $(TEST_STAMP) ## ruff check and format check, then mypy: core and saves strict, tests relaxed
+lint: ruff mypy ## ruff check and format check, then mypy: core and saves strict, tests relaxed
+
+ruff: $(TEST_STAMP) ## Only ruff check and ruff format --check (a pre-commit hook)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/ruff format --check $(LINT_PATHS)
+
+mypy: $(TEST_STAMP) ## Only mypy (a pre-commit hook)
 	$(BIN)/mypy $(TYPED_PATHS)
 
 bench: $(PLAY_STAMP) ## Run every bench/bench_*.py script in turn; they print figures
