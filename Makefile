@@ -24,9 +24,10 @@ export PIP_HAS_PYTHON_OPTION = import pip, sys; sys.exit(tuple(map(int, pip.__ve
 
 # Lint only the folders that exist, so the Makefile works while the tree grows.
 LINT_PATHS = $(wildcard core saves tui tests bench requirements)
-# What mypy checks: core, saves and requirements strict; tests with the relaxed settings of
-# their [[tool.mypy.overrides]] in pyproject.toml. tui joins, strict, by adding it here.
-TYPED_PATHS = $(wildcard core saves requirements tests)
+# What mypy checks: core, saves, bench and requirements strict; tests with the relaxed
+# settings of their [[tool.mypy.overrides]] in pyproject.toml. tui joins, strict, by adding
+# it here.
+TYPED_PATHS = $(wildcard core saves bench requirements tests)
 BENCH_SCRIPTS = $(sort $(wildcard bench/bench_*.py))
 # pytest-xdist: one worker per core. Plain `.venv/bin/pytest` still runs in one process.
 PYTEST = $(BIN)/pytest -q -n auto
@@ -72,7 +73,7 @@ test: lint ## Lint, type-check, then the fast tests on every core (pytest-xdist)
 test-slow: $(TEST_STAMP) ## Only the slow tests: kill -9 and pty runs, whole games (fails if none ran)
 	$(PYTEST) -m slow
 
-lint: ruff mypy ## ruff check and format check, then mypy: core and saves strict, tests relaxed
+lint: ruff mypy ## ruff check and format check, then mypy: strict but on tests (relaxed) and tui
 
 ruff: $(TEST_STAMP) ## Only ruff check and ruff format --check (a pre-commit hook)
 	$(BIN)/ruff check $(LINT_PATHS)
