@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
 
 import core
 import saves
@@ -36,6 +38,12 @@ def app_for(store: saves.SaveStore, **options) -> MykerinosApp:
 
 def session_for(store, seats=HOT_SEAT_3, seed: int = 7, name: str = "test") -> saves.Session:
     return saves.Session.new(store, seats, seed=seed, name=name)
+
+
+def toasts(app: App[Any]) -> list[str]:
+    """The notifications on screen, title and message (run the app with notifications=True:
+    Pilot hides them by default)."""
+    return [str(toast.render()) for toast in app.screen.query("Toast")]
 
 
 def play_until(session: saves.Session, wanted, seed: int = 1, limit: int = 3000) -> None:

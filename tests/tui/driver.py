@@ -95,7 +95,7 @@ class KeyPlayer:
         if not keys:
             return
         for key in keys:
-            self.app._driver.send_message(events.Key(key, None))
+            self.app.post_message(events.Key(key, None))
         await self.pilot.pause()
 
     async def choose_room(self, room: int) -> None:

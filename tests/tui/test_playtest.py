@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import io
 import re
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from rich.console import Console
-from textual.widgets import Input
+from rich.table import Table
+from textual.app import App
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.widgets import Input, Static
 
 import core
 import saves
 from core.state import SurveyStep
-from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
+from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for, toasts
 from tests.tui.driver import KeyPlayer
 from tui import look
 from tui.__main__ import main
@@ -32,6 +36,12 @@ LONG_NAMES = [
 ]
 ROOM_CODE = re.compile(r"\b[FTD]\d{1,2}\b")
 """Museum room notation (F1, T4, D51): never shown to players."""
+
+
+def _table_of(screen: Screen[Any]) -> Table:
+    """The table ``screen`` shows (its one Static holding a Rich table)."""
+    (table,) = [w.content for w in screen.query(Static) if isinstance(w.content, Table)]
+    return table
 
 
 def step_is(step: SurveyStep, options: int = 0):
@@ -59,7 +69,7 @@ async def test_survey_prompt_and_every_option_show_at_80x24(store, players, want
         bar = app.screen.query_one(ActionBar)
         prompt, _, options = bar.text.partition("\n")
         assert len(prompt) <= 80, prompt
-        option_lines = bar._options.wrap(app.console, 80)
+        option_lines = bar.render().wrap(app.console, 80)[1:]  # below the one-line prompt
         assert bar.region.height == 1 + len(option_lines)
         assert bar.region.bottom <= app.screen.query_one(KeysBar).region.y
         assert "1 " in options and ("2 " in options or "book" in options)
@@ -112,7 +122,7 @@ async def test_new_game_form_quits_with_q_or_escape(store, key) -> None:
         assert "Quit" in app.screen.query_one(KeysBar).render().plain
         await pilot.press(key)
         await pilot.pause()
-        assert app._exit  # App.exit was called: the program is leaving
+        assert app.return_code == 0  # App.exit was called: the program is leaving
     assert store.list() == []
 
 
@@ -175,12 +185,14 @@ def test_parcel_numbers_on_the_board_and_the_surveyed_area_without_colour(store)
     play_until(session, step_is(SurveyStep.CHOOSE))
     state = session.state
     view = RegionView(RegionPicture(state))
-    marked = [seg.text.strip() for line in view._lines for seg in line
+    height = view.get_content_height(Size(0, 0), Size(0, 0), 0)
+    lines = [view.render_line(y) for y in range(height)]
+    marked = [seg.text.strip() for line in lines for seg in line
               if seg.style is not None and seg.style.reverse and seg.style.bold]  # fmt: skip
     area = state.survey_area
     present = [p for p in (2 * area, 2 * area + 1) if state.region[p] >= 0]
     assert marked == [f"P{p + 1}" for p in present]
-    text = "".join(seg.text for line in view._lines for seg in line)
+    text = "".join(seg.text for line in lines for seg in line)
     assert all(f"P{p + 1}" in text for p in range(8) if state.region[p] >= 0)
 
 
@@ -192,8 +204,8 @@ async def test_rooms_in_words_on_the_final_screen(store) -> None:
         await pilot.press("f")
         await pilot.pause()
         console = Console(width=80, file=io.StringIO(), record=True)
-        final = cast(FinalScreen, app.screen)
-        console.print(final._table(core.final_scores(final.state)))
+        assert isinstance(app.screen, FinalScreen)
+        console.print(_table_of(app.screen))
         table = console.export_text()
         assert "-room" in table and not ROOM_CODE.search(table)
 
@@ -227,7 +239,7 @@ def test_load_list_title_leaves_the_names_to_the_players_column(store) -> None:
     assert short_title(summary) == "02 Jan 2026 03:04"
 
 
-def test_season_summary_names_rooms_in_words() -> None:
+async def test_season_summary_names_rooms_in_words() -> None:
     import random
 
     from tui.screens.summary import SeasonSummaryScreen
@@ -238,7 +250,11 @@ def test_season_summary_names_rooms_in_words() -> None:
         state = core.apply_action(state, rng.choice(core.legal_actions(state)))
     assert any(room >= 0 for room in state.museum)  # rooms were booked this season
     console = Console(width=76, file=io.StringIO(), record=True)
-    console.print(SeasonSummaryScreen(start, state, 1)._table())
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(SeasonSummaryScreen(start, state, 1))
+        await pilot.pause()
+        console.print(_table_of(app.screen))
     table = console.export_text()
     assert not ROOM_CODE.search(table)
     assert any(look.room_short(state.wings, r) in table for r in range(15) if state.museum[r] >= 0)
@@ -247,8 +263,8 @@ def test_season_summary_names_rooms_in_words() -> None:
 async def test_save_as_says_which_letters_a_name_may_hold(store) -> None:
     session_for(store, HOT_SEAT_3, seed=7, name="pos")
     app = app_for(store, resume="pos")
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.press("ctrl+s", "ctrl+a", "ctrl+k", *"Zoë", "enter")
         await pilot.pause()
-        said = " ".join(str(n.message) for n in app._notifications)
+        said = " ".join(toasts(app))
         assert "ASCII letters" in said and cast(GameScreen, app.screen).session.name == "pos"
