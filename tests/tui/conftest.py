@@ -61,3 +61,12 @@ def play_until(session: saves.Session, wanted, seed: int = 1, limit: int = 3000)
             return
         session.apply(rng.choice(sorted(legal, key=core.format_action)))
     raise AssertionError("the wanted position was not reached")
+
+
+@pytest.fixture(autouse=True)
+def no_disk_flush(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Skip the real fsync, as tests/saves/ does: these tests check what the player sees and
+    what the save holds, not that it reached the platter, and a game saved move by move paid
+    ~10 ms a move. The real fsync runs where durability is the point: tests/saves_pty/ and
+    the pty tests of test_cli.py, whose games run in processes of their own."""
+    monkeypatch.setattr("saves.atomic.os.fsync", lambda fd: None)
