@@ -20,7 +20,8 @@ PIP = sh -c 'if [ -x $(BIN)/pip ]; then exec $(BIN)/python -m pip "$$@"; \
 # modules used are compiled on first import instead of every module at install. The game and
 # its packages go in one pip run: a second run cost ~3 s more of a first `make play`.
 PIP_INSTALL = $(PIP) install --quiet --no-compile --no-deps
-export PIP_HAS_PYTHON_OPTION = import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (22, 3))
+# Exits 0 when python3's pip can install into another interpreter's venv (--python).
+PIP_CAN_TARGET = import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (22, 3))
 
 # Lint only the folders that exist, so the Makefile works while the tree grows.
 LINT_PATHS = $(wildcard core saves tui tests bench requirements)
@@ -40,7 +41,7 @@ help: ## Show this list of targets
 
 $(BIN)/python:
 	@echo "Creating $(VENV) with $$($(PY) --version)…"
-	@if $(PY) -c "$$PIP_HAS_PYTHON_OPTION" 2>/dev/null; then \
+	@if $(PY) -c '$(PIP_CAN_TARGET)' 2>/dev/null; then \
 		$(PY) -m venv --without-pip $(VENV); \
 	else \
 		$(PY) -m venv $(VENV); \
@@ -54,12 +55,13 @@ $(PLAY_STAMP): pyproject.toml $(PLAY_LOCK) | $(BIN)/python
 	@$(PIP_INSTALL) -r $(PLAY_LOCK) -e .
 	@touch $@
 
+# pip check: the whole set is consistent. compileall: every xdist worker and every test
+# subprocess imports textual & co, so compile them once here, on every core, rather than at
+# each start where PYTHONDONTWRITEBYTECODE is set (as on CI).
 $(TEST_STAMP): $(PLAY_STAMP) $(TEST_LOCK)
 	@echo "Installing the test and lint tools into $(VENV) ($(if $(wildcard $@),$(CHANGED),first run only))…"
 	@$(PIP_INSTALL) -r $(TEST_LOCK)
 	@$(PIP) check
-	@# Every xdist worker and every test subprocess imports textual & co: compiled once here
-	@# (on all cores) rather than at each start where PYTHONDONTWRITEBYTECODE is set, as on CI.
 	@$(BIN)/python -m compileall -qq -j 0 $(VENV)/lib || true
 	@touch $@
 
@@ -73,7 +75,7 @@ test: lint ## Lint, type-check, then the fast tests on every core (pytest-xdist)
 test-slow: $(TEST_STAMP) ## Only the slow tests: kill -9 and pty runs, whole games (fails if none ran)
 	$(PYTEST) -m slow
 
-lint: ruff mypy ## ruff check and format check, then mypy: strict but on tests (relaxed) and tui
+lint: ruff mypy ## ruff check and format check, then mypy (strict; tests relaxed; not tui yet)
 
 ruff: $(TEST_STAMP) ## Only ruff check and ruff format --check (a pre-commit hook)
 	$(BIN)/ruff check $(LINT_PATHS)
