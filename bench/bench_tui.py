@@ -1,4 +1,4 @@
-"""Terminal speed of the game, measured in a real pty with /work/shared/tools/ttyprobe.py.
+"""Terminal speed of the game, measured in a real pty with bench/ptyprobe.py.
 
 Prints:
 - start-up: seconds until the first interactive game frame (`mykerinos --resume` of a saved
@@ -17,33 +17,31 @@ Run: .venv/bin/python bench/bench_tui.py   (seed 1, 80×24, TERM=xterm-256color)
 
 from __future__ import annotations
 
-import json
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from ptyprobe import Terminal  # bench/, this script's folder, is first on sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-PROBE = Path("/work/shared/tools/ttyprobe.py")
 PYTHON = sys.executable
 MYKERINOS = str(Path(PYTHON).parent / "mykerinos")
 RUNS = 9
 MOVES = 50
-SIZE = ["--cols", "80", "--rows", "24", "--env", "PYTHONDONTWRITEBYTECODE="]
 
 
-def probe(steps: list[str], command: list[str]) -> dict:
-    out = subprocess.run(
-        [PYTHON, str(PROBE), *SIZE, "--timeout", "20", *steps, "--", *command],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    result = json.loads(out.stdout.strip().splitlines()[-1])
-    if not result["ok"]:
-        raise SystemExit(f"probe failed: {result}")
-    return result
+def terminal(command: list[str]) -> Terminal:
+    """``command`` in an 80×24 pty, with Python's default bytecode caching (see above)."""
+    return Terminal(command, cols=80, rows=24, env={"PYTHONDONTWRITEBYTECODE": ""}, timeout=20)
+
+
+def start_up(command: list[str], text: str) -> float:
+    """Seconds from starting ``command`` until ``text`` is on its screen."""
+    with terminal(command) as term:
+        return term.wait(text).seconds
 
 
 def saved_game(folder: Path) -> str:
@@ -67,12 +65,12 @@ def main() -> None:
     game = [MYKERINOS, "--save-dir", str(folder), "--resume", name]
     hello = [PYTHON, str(ROOT / "bench" / "hello_textual.py")]
 
-    probe(["--wait", "Hello, Textual"], hello)  # warm-up: bytecode caches, disk cache
-    probe(["--wait", "choose an action"], game)
+    start_up(hello, "Hello, Textual")  # warm-up: bytecode caches, disk cache
+    start_up(game, "choose an action")
     hello_times, game_times = [], []
     for _ in range(RUNS):  # interleaved, so both see the same machine load
-        hello_times.append(probe(["--wait", "Hello, Textual"], hello)["steps"][0]["seconds"])
-        game_times.append(probe(["--wait", "choose an action"], game)["steps"][0]["seconds"])
+        hello_times.append(start_up(hello, "Hello, Textual"))
+        game_times.append(start_up(game, "choose an action"))
     h, g = statistics.median(hello_times), statistics.median(game_times)
     print(f"start-up, median of {RUNS}: hello-world {h * 1000:.0f} ms, "
           f"first game frame {g * 1000:.0f} ms, ratio {g / h:.2f} (target <= 1.5)")  # fmt: skip
@@ -81,13 +79,16 @@ def main() -> None:
     print(f"start-up, fastest of {RUNS}: hello-world {h * 1000:.0f} ms, "
           f"first game frame {g * 1000:.0f} ms, ratio {g / h:.2f}")  # fmt: skip
 
-    steps = ["--wait", "choose an action", "--key", "a", "--wait", "cube 1 of 1"]
-    for i in range(MOVES):
-        steps += ["--key", "right" if (i // 7) % 2 == 0 else "left", "--quiet", "0.15"]
-    result = probe(steps, game)
-    moves = [s for s in result["steps"] if "quiet" in s]
-    sizes = [s["bytes"] for s in moves]
-    times = [s["seconds"] for s in moves]
+    with terminal(game) as term:
+        term.wait("choose an action")
+        term.key("a")
+        term.wait("cube 1 of 1")
+        moves = []
+        for i in range(MOVES):
+            term.key("right" if (i // 7) % 2 == 0 else "left")
+            moves.append(term.quiet(0.15))
+    sizes = [move.bytes for move in moves]
+    times = [move.seconds for move in moves]
     print(f"cursor move, {len(moves)} moves: bytes median {statistics.median(sizes):.0f}, "
           f"max {max(sizes)} (target <= 2048); on screen median "
           f"{statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "

@@ -20,6 +20,7 @@ import math
 import multiprocessing
 import statistics
 import time
+from typing import TypedDict
 
 import core
 from core.ai import make_bot
@@ -36,7 +37,16 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return ((centre - spread) / denominator, (centre + spread) / denominator)
 
 
-def play_one(job: tuple[int, argparse.Namespace]) -> dict[str, object]:
+class Game(TypedDict):
+    """One game's result, as it comes back from a worker process."""
+
+    share: float
+    hero: int
+    field: list[int]
+    times: dict[str, list[float]]
+
+
+def play_one(job: tuple[int, argparse.Namespace]) -> Game:
     """One game: the hero's share of the win, the scores and the decision times."""
     index, args = job
     players = args.players
@@ -84,10 +94,10 @@ def main(argv: list[str] | None = None) -> None:
     elapsed = time.perf_counter() - start
 
     games = len(results)
-    wins = sum(float(r["share"]) for r in results)  # type: ignore[arg-type]
+    wins = sum(r["share"] for r in results)
     low, high = wilson(wins, games)
-    hero_avg = statistics.mean(float(r["hero"]) for r in results)  # type: ignore[arg-type]
-    field_avg = statistics.mean(t for r in results for t in r["field"])  # type: ignore[attr-defined]
+    hero_avg = statistics.mean(r["hero"] for r in results)
+    field_avg = statistics.mean(t for r in results for t in r["field"])
     hard = ""
     if "hard" in (args.hero, args.field):
         hard = f" budget={args.budget} iterations={args.iterations}"
@@ -101,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(f"  average score: {args.hero} {hero_avg:.1f}, {args.field} {field_avg:.1f}")
     for level in dict.fromkeys((args.hero, args.field)):
-        times = [t for r in results for t in r["times"][level]]  # type: ignore[index]
+        times = [t for r in results for t in r["times"][level]]
         if times:
             print(
                 f"  {level}: {len(times)} decisions, median {statistics.median(times):.3f} s, "

@@ -161,9 +161,14 @@ def test_a_stopped_search_returns_at_once_with_the_heuristics_choice(monkeypatch
     from core.ai import search
     from core.ai.players import rank_codes
 
-    simulations = []
-    real = search.redetermine
-    monkeypatch.setattr(search, "redetermine", lambda s, r: simulations.append(1) or real(s, r))
+    simulations: list[int] = []
+    real = core.redetermine
+
+    def counted(state, rng):
+        simulations.append(1)
+        return real(state, rng)
+
+    monkeypatch.setattr(search, "redetermine", counted)
     state = _searched_position()
     stop = _Polls(after=0)
     choice = make_bot("hard", 1).choose(state, stop)
@@ -176,9 +181,14 @@ def test_the_search_polls_stop_before_every_simulation(monkeypatch) -> None:
     stops a search within one simulation (a few milliseconds)."""
     from core.ai import search
 
-    simulations = []
-    real = search.redetermine
-    monkeypatch.setattr(search, "redetermine", lambda s, r: simulations.append(1) or real(s, r))
+    simulations: list[int] = []
+    real = core.redetermine
+
+    def counted(state, rng):
+        simulations.append(1)
+        return real(state, rng)
+
+    monkeypatch.setattr(search, "redetermine", counted)
     stop = _Polls(after=5)
     choice = make_bot("hard", 1).choose(_searched_position(), stop)
     assert choice in core.legal_actions(_searched_position())

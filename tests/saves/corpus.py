@@ -63,7 +63,7 @@ def _document_bytes(actions: int | None) -> bytes:
     """A valid save of a 3-player game after ``actions`` random actions (None: to the end)."""
     seats = _seats()
     state = core.new_game(3, 11, names=[s.name for s in seats], colours=[s.colour for s in seats])
-    rng, log = random.Random(3), []
+    rng, log = random.Random(3), list[core.Action]()
     while not core.is_over(state) and (actions is None or len(log) < actions):
         log.append(rng.choice(core.legal_actions(state)))
         state = core.apply_action(state, log[-1])
@@ -95,7 +95,10 @@ def good_bytes() -> bytes:
 
 
 def _raw(data: bytes | Callable[[], bytes]) -> Maker:
-    return lambda path: path.write_bytes(data() if callable(data) else data)
+    def make(path: Path) -> None:
+        path.write_bytes(data() if callable(data) else data)
+
+    return make
 
 
 _DEEP = "<deep>"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import core
 import saves
+from core.ai import Level
 
 COLOURS = list(core.Colour)
 
@@ -17,7 +18,7 @@ def human(name: str, colour: core.Colour) -> saves.SeatConfig:
     return saves.SeatConfig(name, colour, "human")
 
 
-def computer(name: str, colour: core.Colour, level: str = "easy") -> saves.SeatConfig:
+def computer(name: str, colour: core.Colour, level: Level = "easy") -> saves.SeatConfig:
     return saves.SeatConfig(name, colour, "computer", level)
 
 

@@ -41,7 +41,8 @@ def test_new_session_refuses_a_taken_name(store: saves.SaveStore) -> None:
 
 def test_new_session_refuses_an_unknown_level(store: saves.SaveStore) -> None:
     """A computer seat must have a level core.ai knows."""
-    seats = [*hot_seat(1), saves.SeatConfig("Bot", core.Colour.RED, "computer", "godlike")]
+    godlike = saves.SeatConfig("Bot", core.Colour.RED, "computer", "godlike")  # type: ignore[arg-type]
+    seats = [*hot_seat(1), godlike]
     with pytest.raises(ValueError, match="godlike"):
         saves.Session.new(store, seats, seed=1)
     assert store.names() == set()

@@ -22,7 +22,12 @@ import pytest
 import core
 import saves
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX ptys and signals")
+# Slow: the app paces computer moves for people to follow; tests/tui/test_cli.py hangs up
+# and terminates the real app in a pty in `make test`.
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX ptys and signals"),
+    pytest.mark.slow,
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = [
@@ -111,7 +116,6 @@ def test_real_app_sigterm_saves_and_exits_cleanly(tmp_path: Path) -> None:
     app.saved_game()
 
 
-@pytest.mark.slow
 def test_real_app_kill_9_at_random_moments(tmp_path: Path) -> None:
     """kill -9 of the real app at 10 random moments: the save always loads, nothing seen
     saved is lost (slow: the app paces computer moves for people to follow)."""

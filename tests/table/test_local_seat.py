@@ -52,7 +52,8 @@ async def test_a_move_for_a_computer_seat_is_refused(tmp_path) -> None:
     seat = seat_for(tmp_path)
     if seat.decides_here(seat.state.current_player):
         seat.play(core.Pass())  # Ann passes: the computer decides now
-    assert seat.players[seat.state.current_player].computer == "easy"
+    deciding = seat.state.current_player
+    assert deciding is not None and seat.players[deciding].computer == "easy"
     before = list(seat.session.actions)
     try:
         seat.play(core.Pass())

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
 
 import core
 import saves
@@ -38,6 +40,12 @@ def session_for(store, seats=HOT_SEAT_3, seed: int = 7, name: str = "test") -> s
     return saves.Session.new(store, seats, seed=seed, name=name)
 
 
+def toasts(app: App[Any]) -> list[str]:
+    """The notifications on screen, title and message (run the app with notifications=True:
+    Pilot hides them by default)."""
+    return [str(toast.render()) for toast in app.screen.query("Toast")]
+
+
 def play_until(session: saves.Session, wanted, seed: int = 1, limit: int = 3000) -> None:
     """Advance ``session`` with seeded random legal actions until ``wanted(state, legal)``.
 
@@ -55,6 +63,15 @@ def play_until(session: saves.Session, wanted, seed: int = 1, limit: int = 3000)
     raise AssertionError("the wanted position was not reached")
 
 
+@pytest.fixture(autouse=True)
+def no_disk_flush(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Skip the real fsync, as tests/saves/ does: these tests check what the player sees and
+    what the save holds, not that it reached the platter, and a game saved move by move paid
+    ~10 ms a move. The real fsync runs where durability is the point: tests/saves_pty/ and
+    the pty tests of test_cli.py, whose games run in processes of their own."""
+    monkeypatch.setattr("saves.atomic.os.fsync", lambda fd: None)
+
+
 async def settle(pilot, done, limit: int = 3000) -> None:
     """Let the app run (computer moves, hints in their threads) until ``done()`` holds;
     bounded by ``limit`` short pauses, then fails."""
@@ -63,3 +80,12 @@ async def settle(pilot, done, limit: int = 3000) -> None:
             return
         await pilot.pause(0.01)
     raise AssertionError("the app never reached the awaited state")
+
+
+def session_of(screen) -> saves.Session:
+    """The saved game a game screen plays (its seat is the local one in these tests)."""
+    from table.local import LocalSeat
+
+    seat = screen.seat
+    assert isinstance(seat, LocalSeat), f"not a local game: {seat!r}"
+    return seat.session

@@ -13,10 +13,12 @@ from textual import events
 
 import core
 from core.region import WIDTH
+from tests.tui.conftest import session_of
 from tui import decisions, placement
 from tui.draft import Mode
 from tui.screens.game import GameScreen
 from tui.screens.summary import FinalScreen, SeasonSummaryScreen
+from tui.widgets.actionbar import ActionBar
 from tui.widgets.museum import MuseumView
 from tui.widgets.region import RegionView
 
@@ -39,7 +41,7 @@ class KeyPlayer:
 
     @property
     def state(self) -> core.GameState:
-        return self.game.seat.session.state
+        return session_of(self.game).state
 
     async def dismiss_summaries(self) -> None:
         while isinstance(self.app.screen, SeasonSummaryScreen):
@@ -47,12 +49,13 @@ class KeyPlayer:
 
     async def play(self, action: core.Action) -> None:
         """Press the keys of ``action`` and check the session applied exactly it."""
-        before = len(self.game.seat.session.actions)
+        before = len(session_of(self.game).actions)
         await self.press_action(action)
-        session = self.game.seat.session
+        session = session_of(self.game)
         # Computer seats may already have played after it (no pause in tests).
         assert len(session.actions) > before, (
-            f"{core.format_action(action)} was not applied: {self.game.query_one('#actions').text}"
+            f"{core.format_action(action)} was not applied: "
+            f"{self.game.query_one('#actions', ActionBar).text}"
         )
         assert session.actions[before] == action
 
@@ -94,7 +97,7 @@ class KeyPlayer:
         if not keys:
             return
         for key in keys:
-            self.app._driver.send_message(events.Key(key, None))
+            self.app.post_message(events.Key(key, None))
         await self.pilot.pause()
 
     async def choose_room(self, room: int) -> None:

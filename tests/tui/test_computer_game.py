@@ -4,11 +4,15 @@ final table with the game saved as finished."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import core
 import saves
-from tests.tui.conftest import app_for, session_for, settle
+from tests.tui.conftest import app_for, session_for, session_of, settle
 from tui.draft import Mode
+from tui.screens.game import GameScreen
 from tui.screens.summary import FinalScreen, SeasonSummaryScreen
+from tui.widgets.actionbar import ActionBar
 
 BOTS = [
     saves.SeatConfig("Amun", core.Colour.BLUE, "computer", "easy"),
@@ -50,7 +54,7 @@ async def test_the_computers_cubes_stay_marked_until_the_human_decides(store) ->
     first = session.state
     app = app_for(store, resume="marks", computer_pause=0.5)
     async with app.run_test(size=(80, 24)) as pilot:
-        game = app.screen
+        game = cast(GameScreen, app.screen)
         await _until_human(app, pilot, game)
         placed = 0
         for old, new in zip(first.cubes, game.state.cubes, strict=True):
@@ -67,16 +71,16 @@ async def test_the_hint_key_names_a_legal_move_without_playing_it(store) -> None
     session_for(store, seats, seed=5, name="hint")
     app = app_for(store, resume="hint")
     async with app.run_test(size=(80, 24)) as pilot:
-        game = app.screen
+        game = cast(GameScreen, app.screen)
         await _until_human(app, pilot, game)
-        before = list(game.seat.session.actions)
+        before = list(session_of(game).actions)
         await pilot.press("slash")
-        await settle(pilot, lambda: "thinking" not in game.query_one("#actions").text)
-        text = game.query_one("#actions").text
+        await settle(pilot, lambda: "thinking" not in game.query_one("#actions", ActionBar).text)
+        text = game.query_one("#actions", ActionBar).text
         assert "Hint: " in text
         hinted = text.split("Hint: ", 1)[1].strip()
         from core.explain import describe_action
 
         described = [describe_action(game.state, a) for a in game.legal]
         assert any(d.endswith(hinted) for d in described), hinted
-        assert game.seat.session.actions == before, "a hint must not play the move"
+        assert session_of(game).actions == before, "a hint must not play the move"

@@ -6,10 +6,13 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from typing import cast
 
 import pytest
 
 import core
+from table.seat import GameSeat
+from tui import decisions, placement
 from tui import draft as d
 from tui.draft import IDLE, Draft, Mode, Refusal
 
@@ -67,7 +70,7 @@ class TestModes:
 
     def test_the_draft_step_decides_while_the_player_decides(self) -> None:
         start = core.new_game(3, seed=1)
-        assert d.mode(start, Draft("place", kind=d.placement.EXCAVATE), True) is Mode.PLACE
+        assert d.mode(start, Draft("place", kind=placement.EXCAVATE), True) is Mode.PLACE
         assert d.mode(start, Draft("room", room_action=core.Brown), True) is Mode.ROOM
         assert d.mode(start, Draft("variant", key="v"), True) is Mode.VARIANT
         assert d.mode(start, Draft("variant", key="v"), False) is Mode.WAIT
@@ -78,7 +81,7 @@ class TestPlacing:
         state = core.new_game(3, seed=1)
         legal = core.legal_actions(state)
         draft = d.press(IDLE, "a", state, legal)
-        assert draft == Draft("place", kind=d.placement.EXCAVATE)
+        assert draft == Draft("place", kind=placement.EXCAVATE)
         pyramid = min(core.region.spaces_of(state.pyramids))
         refusal = d.choose_space(draft, pyramid, state, legal)
         assert isinstance(refusal, Refusal) and "pyramid" in refusal.reason
@@ -90,7 +93,7 @@ class TestPlacing:
         legal = core.legal_actions(state)
         extend = next(a for a in legal if isinstance(a, core.Extend))
         draft = d.press(IDLE, "b", state, legal)
-        assert isinstance(draft, Draft) and draft.kind == d.placement.EXTEND
+        assert isinstance(draft, Draft) and draft.kind == placement.EXTEND
         half = d.choose_space(draft, extend.first, state, legal)
         assert isinstance(half, Draft) and half.placed == (extend.first,)
         assert extend.second in d.next_spaces(half, legal)
@@ -102,7 +105,9 @@ class TestPlacing:
         state = reach(3, 4, has(core.Extend))
         legal = core.legal_actions(state)
         extend = next(a for a in legal if isinstance(a, core.Extend))
-        half = d.choose_space(d.press(IDLE, "b", state, legal), extend.first, state, legal)
+        draft = d.press(IDLE, "b", state, legal)
+        assert isinstance(draft, Draft)
+        half = d.choose_space(draft, extend.first, state, legal)
         assert isinstance(half, Draft)
         far = next(
             s for s in range(48) if s not in d.next_spaces(half, legal) and s != extend.first
@@ -119,8 +124,8 @@ class TestPlacing:
         legal = core.legal_actions(state)
         variant = d.press(IDLE, "v", state, legal)
         assert variant == Draft("variant", key="v")
-        assert d.press(variant, "b", state, legal) == Draft("place", kind=d.placement.VIOLET_B)
-        assert d.press(variant, "a", state, legal) == Draft("place", kind=d.placement.VIOLET_A)
+        assert d.press(variant, "b", state, legal) == Draft("place", kind=placement.VIOLET_B)
+        assert d.press(variant, "a", state, legal) == Draft("place", kind=placement.VIOLET_A)
 
 
 class TestWholeActionsAndRefusals:
@@ -137,12 +142,12 @@ class TestWholeActionsAndRefusals:
         state = reach(2, 6, lambda s, _: s.neutral_pending)
         legal = core.legal_actions(state)
         assert d.press(IDLE, "x", state, legal) == core.NeutralSkip()
-        assert d.press(IDLE, "n", state, legal) == Draft("place", kind=d.placement.NEUTRAL_A)
+        assert d.press(IDLE, "n", state, legal) == Draft("place", kind=placement.NEUTRAL_A)
 
     def test_a_survey_option_takes_a_parcel_or_opens_the_museum(self) -> None:
         state = reach(3, 7, has(core.BookRoom))
         legal = core.legal_actions(state)
-        options = d.decisions.survey_options(state, legal)
+        options = decisions.survey_options(state, legal)
         first = d.pick_option(IDLE, 1, state, legal)
         assert first == options[0].action and isinstance(first, core.TakeParcel)
         booking = d.pick_option(IDLE, len(options), state, legal)
@@ -174,17 +179,17 @@ class TestKeysThatApply:
     )
     def test_in_the_first_position(self, action, parameter, mode, expected) -> None:
         seat = FakeSeat(core.new_game(3, seed=1))
-        assert d.allows(action, parameter, mode, seat) is expected
+        assert d.allows(action, parameter, mode, cast(GameSeat, seat)) is expected
 
     def test_undo_and_redo_follow_the_seat_but_never_while_waiting(self) -> None:
         seat = FakeSeat(core.new_game(3, seed=1), undo=True, redo=False)
-        assert d.allows("undo", None, Mode.CHOOSE, seat)
-        assert not d.allows("undo", None, Mode.WAIT, seat)
-        assert not d.allows("redo", None, Mode.CHOOSE, seat)
+        assert d.allows("undo", None, Mode.CHOOSE, cast(GameSeat, seat))
+        assert not d.allows("undo", None, Mode.WAIT, cast(GameSeat, seat))
+        assert not d.allows("redo", None, Mode.CHOOSE, cast(GameSeat, seat))
 
     def test_options_exist_up_to_their_number(self) -> None:
         state = reach(3, 7, has(core.BookRoom))
         seat = FakeSeat(state)
-        count = len(d.decisions.survey_options(state, seat.legal_actions()))
-        assert d.allows("option", count, Mode.SURVEY, seat)
-        assert not d.allows("option", count + 1, Mode.SURVEY, seat)
+        count = len(decisions.survey_options(state, seat.legal_actions()))
+        assert d.allows("option", count, Mode.SURVEY, cast(GameSeat, seat))
+        assert not d.allows("option", count + 1, Mode.SURVEY, cast(GameSeat, seat))

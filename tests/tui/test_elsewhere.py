@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
+from textual.widgets import DataTable
 
 import core
 import saves
@@ -84,7 +86,7 @@ async def test_watching_a_game_then_taking_it_over_with_T(tmp_path, other_window
         keys = str(app.screen.query_one("KeysBar").render())
         assert "Take over" in keys
         await pilot.press("T")
-        assert "WATCHING" not in status(app) and app.screen.mode is Mode.CHOOSE
+        assert "WATCHING" not in status(app) and cast(GameScreen, app.screen).mode is Mode.CHOOSE
         assert other_window.play(1)[0]["refused"] == "TakenOver"
 
 
@@ -98,7 +100,7 @@ async def test_the_resume_offer_and_the_load_list_say_open_elsewhere(tmp_path, o
         assert "another window" in elsewhere and f"pid {other_window.pid}" in elsewhere
         await pilot.press("o")
         assert isinstance(app.screen, LoadScreen)
-        row = app.screen.query_one("DataTable").get_row_at(0)
+        row = app.screen.query_one(DataTable).get_row_at(0)
         assert "open" in row[2].plain
         assert "another window" in str(app.screen.query_one("#load-detail").render())
         await pilot.press("d")

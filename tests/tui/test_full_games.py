@@ -1,17 +1,23 @@
-"""Whole games played through key presses only, from the new-game form to the final scores."""
+"""Whole games played through key presses only, from the new-game form to the final scores.
+
+Slow (`make test-slow`): each game is thousands of key presses. `make test` presses every
+key of a game one by one (tests/tui/test_inputs.py) and plays a whole game of computer
+seats in the app to the final scores (tests/tui/test_computer_game.py).
+"""
 
 from __future__ import annotations
 
 import pytest
 
 import core
-from tests.tui.conftest import HOT_SEAT_2, app_for, session_for
+from tests.tui.conftest import HOT_SEAT_2, app_for, session_for, session_of
 from tests.tui.driver import KeyPlayer, quick_chooser
 from tui.screens.game import GameScreen
 from tui.screens.new_game import NewGameScreen
 from tui.screens.summary import FinalScreen
 
 
+@pytest.mark.slow
 async def test_three_player_hot_seat_game_from_new_game_form_to_final_scores(store) -> None:
     """The form (three humans), four seasons of placements, patrons and surveys, the
     season summaries and the final scores, all through keys."""
@@ -23,7 +29,7 @@ async def test_three_player_hot_seat_game_from_new_game_form_to_final_scores(sto
         await pilot.press("tab", "tab", "tab", "left", "left")
         await pilot.press("enter")
         assert isinstance(app.screen, GameScreen)
-        session = app.screen.seat.session
+        session = session_of(app.screen)
         assert [s.kind for s in session.seats] == ["human"] * 3
         assert session.seed == 11
         driver = KeyPlayer(app, pilot)
@@ -41,6 +47,7 @@ async def test_three_player_hot_seat_game_from_new_game_form_to_final_scores(sto
         assert core.is_over(store.load(session.name).state)
 
 
+@pytest.mark.slow
 async def test_two_player_game_with_neutral_placements(store) -> None:
     """2 players: neutral cubes placed with n and m (and skipped with x) until the end."""
     session = session_for(store, HOT_SEAT_2, seed=5, name="duel")
@@ -48,7 +55,7 @@ async def test_two_player_game_with_neutral_placements(store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         driver = KeyPlayer(app, pilot)
         await driver.play_game(quick_chooser(seed=8, pass_after=2, prefer_neutral=True))
-        kinds = {type(a) for a in driver.game.seat.session.actions}
+        kinds = {type(a) for a in session_of(driver.game).actions}
         assert {core.NeutralExcavate, core.NeutralExtend} <= kinds
         assert core.is_over(store.load(session.name).state)
 

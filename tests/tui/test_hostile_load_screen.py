@@ -10,6 +10,7 @@ import asyncio
 
 import pytest
 from textual import events
+from textual.widgets import DataTable
 
 from tests.saves.corpus import CASES, Case, fingerprint, good_bytes, write_case
 from tests.tui.conftest import app_for
@@ -60,12 +61,12 @@ async def check_load_screen(store, cases: list[Case]) -> None:
         await pilot.pause()
         app.open_load()
         await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, LoadScreen)
+        assert isinstance(app.screen, LoadScreen)
+        screen: LoadScreen = app.screen
         shown = set(screen.summaries)
         assert set(paths) <= shown, f"missing rows: {sorted(set(paths) - shown)}"
         for name, case in zip(names, cases, strict=True):
-            screen.query_one("DataTable").move_cursor(row=list(screen.summaries).index(name))
+            screen.query_one(DataTable).move_cursor(row=list(screen.summaries).index(name))
             await press(pilot)
             detail = str(screen.query_one("#load-detail").render())
             assert "\n" not in detail.strip() or len(detail) < 400, (case.id, detail)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 import core
 from core.region import WIDTH, space_name
-from tests.tui.conftest import HOT_SEAT_2, app_for, play_until, session_for, settle
+from tests.tui.conftest import HOT_SEAT_2, app_for, play_until, session_for, session_of, settle
 from tests.tui.driver import KeyPlayer
 from tui import placement
 from tui.draft import Mode
 from tui.screens.game import GameScreen
+from tui.widgets.actionbar import ActionBar
+from tui.widgets.log import LogView
 from tui.widgets.region import RegionView
 
 
@@ -114,9 +118,9 @@ class TestRefusalsAndBackingOut:
             await pilot.press("a")
             await driver.move_to(pyramid)
             await pilot.press("enter")
-            bar = driver.game.query_one("#actions").text
+            bar = driver.game.query_one("#actions", ActionBar).text
             assert f"{space_name(pyramid)} holds a pyramid" in bar
-            assert len(driver.game.seat.session.actions) == len(session.actions)
+            assert len(session_of(driver.game).actions) == len(session.actions)
             assert driver.game.mode is Mode.PLACE
 
     async def test_extend_far_from_own_cubes_is_refused(self, store) -> None:
@@ -133,7 +137,7 @@ class TestRefusalsAndBackingOut:
             await pilot.press("b")
             await driver.move_to(far)
             await pilot.press("enter")
-            bar = driver.game.query_one("#actions").text
+            bar = driver.game.query_one("#actions", ActionBar).text
             assert f"{space_name(far)} is not next to one of your cubes" in bar
 
     async def test_escape_backs_out_cube_by_cube(self, store) -> None:
@@ -153,7 +157,7 @@ class TestRefusalsAndBackingOut:
             assert driver.game.draft.placed == () and driver.game.mode is Mode.PLACE
             await pilot.press("escape")
             assert driver.game.mode is Mode.CHOOSE
-            assert len(driver.game.seat.session.actions) == len(session.actions)
+            assert len(session_of(driver.game).actions) == len(session.actions)
 
     async def test_undo_and_redo(self, store) -> None:
         session = session_for(store, _hot3(), seed=7, name="pos")
@@ -162,9 +166,9 @@ class TestRefusalsAndBackingOut:
             driver = KeyPlayer(app, pilot)
             await driver.play(core.Pass())
             await pilot.press("u")
-            assert driver.game.seat.session.actions == []
+            assert session_of(driver.game).actions == []
             await pilot.press("U")
-            assert driver.game.seat.session.actions == [core.Pass()]
+            assert session_of(driver.game).actions == [core.Pass()]
         assert store.load(session.name).actions == [core.Pass()]
 
 
@@ -190,9 +194,9 @@ async def test_computer_seats_play_in_a_worker_and_hand_back(store) -> None:
             ),
         )
         await driver.dismiss_summaries()
-        lines = [line.plain for line in driver.game.query_one("#log").lines]
+        lines = [line.plain for line in driver.game.query_one("#log", LogView).lines]
         assert any("Bot1" in line for line in lines)
-        assert any(isinstance(a, core.Pass) for a in driver.game.seat.session.actions)
+        assert any(isinstance(a, core.Pass) for a in session_of(driver.game).actions)
 
 
 def _hot3():
@@ -247,7 +251,7 @@ async def test_a_closed_museum_room_is_refused_with_the_reason(store) -> None:
     app = app_for(store, resume="pos")
     async with app.run_test(size=(80, 24)) as pilot:
         driver = KeyPlayer(app, pilot)
-        options = driver.game.query_one("#actions").text
+        options = driver.game.query_one("#actions", ActionBar).text
         number = options.rsplit("book a room", 1)[0].split()[-1]
         await pilot.press(number)
         museum = driver.game.query_one(MuseumView)
@@ -255,9 +259,9 @@ async def test_a_closed_museum_room_is_refused_with_the_reason(store) -> None:
                                  + ["left"] * museum.cursor[1])  # fmt: skip
         assert museum.room == closed
         await pilot.press("enter")
-        bar = driver.game.query_one("#actions").text
+        bar = driver.game.query_one("#actions", ActionBar).text
         assert "5-room" in bar and ("already taken" in bar or "needs one of your cubes" in bar)
-        assert len(driver.game.seat.session.actions) == len(session.actions)
+        assert len(session_of(driver.game).actions) == len(session.actions)
 
 
 async def test_final_screen_keys_lead_to_replay_and_a_new_game(store) -> None:
@@ -278,7 +282,7 @@ async def test_final_screen_keys_lead_to_replay_and_a_new_game(store) -> None:
         await pilot.press("n")
         assert isinstance(app.screen, NewGameScreen)
         await pilot.press("enter")
-        assert app.screen.seat.session.name != "pos"
+        assert session_of(app.screen).name != "pos"
 
 
 async def test_help_opens_with_question_mark_and_f1_and_shows_the_rulings(store) -> None:
@@ -303,7 +307,7 @@ async def test_save_as_renames_the_game(store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+s", "ctrl+a", "ctrl+k", *"sunday", "enter")
         await pilot.pause()
-        assert app.screen.seat.session.name == "sunday"
+        assert session_of(cast(GameScreen, app.screen)).name == "sunday"
         await KeyPlayer(app, pilot).play(core.Pass())
     assert store.load("sunday").actions == [core.Pass()]
 
@@ -314,7 +318,7 @@ async def test_quit_asks_first_and_the_game_stays_saved(store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await KeyPlayer(app, pilot).play(core.Pass())
         await pilot.press("q", "n")
-        assert app.is_running and app.screen.seat.session is not None
+        assert app.is_running and session_of(cast(GameScreen, app.screen)) is not None
         await pilot.press("q", "y")
         await pilot.pause()
         assert not app.is_running
@@ -323,8 +327,6 @@ async def test_quit_asks_first_and_the_game_stays_saved(store) -> None:
 
 async def test_tie_break_is_explained(store, monkeypatch) -> None:
     """When the top totals tie, the verdict says the stock decided (or that they share)."""
-    from tui.screens import summary
-
     session = session_for(store, _hot3(), seed=7, name="pos")
     play_until(session, lambda s, legal: core.is_over(s), seed=5)
     real = core.final_scores(session.state)
@@ -332,7 +334,7 @@ async def test_tie_break_is_explained(store, monkeypatch) -> None:
         core.PlayerScore(p.seat, 10, (0,) * 5, (1,) * 5, (None,) * 5, 0, 0, stock)
         for p, stock in zip(real.players, (4, 4, 1), strict=True)
     )
-    monkeypatch.setattr(summary.core, "final_scores",
+    monkeypatch.setattr(core, "final_scores",
                         lambda state: core.FinalScores(tied, (0, 1), True))  # fmt: skip
     app = app_for(store, resume="pos")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -353,12 +355,12 @@ async def test_o_opens_another_saved_game(store) -> None:
         await pilot.press("o")
         assert isinstance(app.screen, LoadScreen)
         await pilot.press("escape")
-        assert isinstance(app.screen, GameScreen) and app.screen.seat.session.name == "first"
+        assert isinstance(app.screen, GameScreen) and session_of(app.screen).name == "first"
         await pilot.press("o")
         names = [s.name for s in store.list()]
         await pilot.press(*["down"] * names.index("second"), "enter")
         await pilot.pause()
-        assert isinstance(app.screen, GameScreen) and app.screen.seat.session.name == "second"
+        assert isinstance(app.screen, GameScreen) and session_of(app.screen).name == "second"
 
 
 @pytest.mark.parametrize(("key", "screen_name"), [("r", "GameScreen"), ("n", "NewGameScreen"),
@@ -374,7 +376,7 @@ async def test_launch_offers_to_resume_the_unfinished_game(store, key, screen_na
         await pilot.pause()
         assert type(app.screen).__name__ == screen_name
         if key == "r":
-            assert app.screen.seat.session.name == "waiting"
+            assert session_of(cast(GameScreen, app.screen)).name == "waiting"
 
 
 async def test_an_action_key_with_nothing_legal_says_why(store) -> None:
@@ -385,7 +387,7 @@ async def test_an_action_key_with_nothing_legal_says_why(store) -> None:
         game = KeyPlayer(app, pilot).game
         assert game.state.cubes[game.state.current] == 0
         await pilot.press("b")
-        assert "no cube on the region to extend from" in game.query_one("#actions").text
+        assert "no cube on the region to extend from" in game.query_one("#actions", ActionBar).text
         await pilot.press("v")
-        assert "no untilted Lady Violet card" in game.query_one("#actions").text
-        assert game.seat.session.actions == [] and game.mode is Mode.CHOOSE
+        assert "no untilted Lady Violet card" in game.query_one("#actions", ActionBar).text
+        assert session_of(game).actions == [] and game.mode is Mode.CHOOSE

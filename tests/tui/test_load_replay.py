@@ -13,6 +13,7 @@ from textual.widgets import DataTable, OptionList, Static
 
 import core
 import saves
+from tests.tui.conftest import toasts
 from tui.screens.load import LoadScreen
 from tui.screens.replay import ReplayScreen, text_region
 
@@ -115,11 +116,12 @@ async def test_a_damaged_file_cannot_be_opened(three_saves: saves.SaveStore) -> 
     path = three_saves.folder / "broken.json"
     before = path.read_bytes()
     app = Host(lambda: LoadScreen(three_saves))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         names = [s.name for s in three_saves.list()]
         await pilot.press(*["down"] * names.index("broken"), "enter", "r")
+        await pilot.pause()
         assert app.results == [] and isinstance(app.screen, LoadScreen)
-        assert any("broken.json" in n.message for n in app._notifications)
+        assert any("broken.json" in toast for toast in toasts(app))
     assert path.read_bytes() == before
 
 

@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import io
 import re
+from typing import Any, cast
 
 import pytest
 from rich.console import Console
-from textual.widgets import Input
+from rich.table import Table
+from textual.app import App
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.widgets import Input, Static
 
 import core
 import saves
 from core.state import SurveyStep
-from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
+from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for, session_of
 from tests.tui.driver import KeyPlayer
 from tui import decisions, look
 from tui.__main__ import main
+from tui.screens.game import GameScreen
 from tui.screens.load import short_title
+from tui.screens.summary import FinalScreen
 from tui.widgets.actionbar import ActionBar
 from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
@@ -29,6 +36,12 @@ LONG_NAMES = [
 ]
 ROOM_CODE = re.compile(r"\b[FTD]\d{1,2}\b")
 """Museum room notation (F1, T4, D51): never shown to players."""
+
+
+def _table_of(screen: Screen[Any]) -> Table:
+    """The table ``screen`` shows (its one Static holding a Rich table)."""
+    (table,) = [w.content for w in screen.query(Static) if isinstance(w.content, Table)]
+    return table
 
 
 def step_is(step: SurveyStep, options: int = 0):
@@ -56,7 +69,7 @@ async def test_survey_prompt_and_every_option_show_at_80x24(store, players, want
         bar = app.screen.query_one(ActionBar)
         prompt, _, options = bar.text.partition("\n")
         assert len(prompt) <= 80, prompt
-        option_lines = bar._options.wrap(app.console, 80)
+        option_lines = bar.render().wrap(app.console, 80)[1:]  # below the one-line prompt
         assert bar.region.height == 1 + len(option_lines)
         assert bar.region.bottom <= app.screen.query_one(KeysBar).region.y
         assert "1 " in options and ("2 " in options or "book" in options)
@@ -97,7 +110,7 @@ async def test_escape_from_the_load_list_goes_back_to_the_resume_offer(store) ->
         assert isinstance(app.screen, ResumeScreen)
         await pilot.press("enter")
         await pilot.pause()
-        assert app.screen.seat.session.name == "waiting"
+        assert session_of(cast(GameScreen, app.screen)).name == "waiting"
     assert [s.name for s in store.list()] == ["waiting"]
 
 
@@ -109,7 +122,7 @@ async def test_new_game_form_quits_with_q_or_escape(store, key) -> None:
         assert "Quit" in app.screen.query_one(KeysBar).render().plain
         await pilot.press(key)
         await pilot.pause()
-        assert app._exit  # App.exit was called: the program is leaving
+        assert app.return_code == 0  # App.exit was called: the program is leaving
     assert store.list() == []
 
 
@@ -161,7 +174,10 @@ async def test_the_cursor_stays_on_the_cube_just_placed(store) -> None:
         await pilot.press("b")
         await driver.move_to(extend.first)
         await pilot.press("enter")
-        assert app.screen.draft.placed == (extend.first,) and region.cursor == extend.first
+        assert (
+            cast(GameScreen, app.screen).draft.placed == (extend.first,)
+            and region.cursor == extend.first
+        )
         await pilot.press("escape")
         assert region.cursor == extend.first
 
@@ -171,12 +187,14 @@ def test_parcel_numbers_on_the_board_and_the_surveyed_area_without_colour(store)
     play_until(session, step_is(SurveyStep.CHOOSE))
     state = session.state
     view = RegionView(RegionPicture(state))
-    marked = [seg.text.strip() for line in view._lines for seg in line
+    height = view.get_content_height(Size(0, 0), Size(0, 0), 0)
+    lines = [view.render_line(y) for y in range(height)]
+    marked = [seg.text.strip() for line in lines for seg in line
               if seg.style is not None and seg.style.reverse and seg.style.bold]  # fmt: skip
     area = state.survey_area
     present = [p for p in (2 * area, 2 * area + 1) if state.region[p] >= 0]
     assert marked == [f"P{p + 1}" for p in present]
-    text = "".join(seg.text for line in view._lines for seg in line)
+    text = "".join(seg.text for line in lines for seg in line)
     assert all(f"P{p + 1}" in text for p in range(8) if state.region[p] >= 0)
 
 
@@ -188,7 +206,8 @@ async def test_rooms_in_words_on_the_final_screen(store) -> None:
         await pilot.press("f")
         await pilot.pause()
         console = Console(width=80, file=io.StringIO(), record=True)
-        console.print(app.screen._table(core.final_scores(app.screen.state)))
+        assert isinstance(app.screen, FinalScreen)
+        console.print(_table_of(app.screen))
         table = console.export_text()
         assert "-room" in table and not ROOM_CODE.search(table)
 
@@ -215,7 +234,7 @@ async def test_a_refused_booking_gives_the_reason_alone(store) -> None:
         await pilot.press(str(next(i for i, o in enumerate(options, 1) if o.action is None)))
         await pilot.press("left", "left")  # the wing's 5-room: closed without a room beside
         await pilot.press("enter")
-        text = app.screen.query_one("#actions").text
+        text = app.screen.query_one("#actions", ActionBar).text
         assert "✗ the " in text and "5-room" in text and "book " not in text
         assert session.actions == store.load("pos").actions  # nothing was played
 
@@ -233,7 +252,7 @@ def test_load_list_title_leaves_the_names_to_the_players_column(store) -> None:
     assert short_title(summary) == "02 Jan 2026 03:04"
 
 
-def test_season_summary_names_rooms_in_words() -> None:
+async def test_season_summary_names_rooms_in_words() -> None:
     import random
 
     from tui.screens.summary import SeasonSummaryScreen
@@ -244,7 +263,11 @@ def test_season_summary_names_rooms_in_words() -> None:
         state = core.apply_action(state, rng.choice(core.legal_actions(state)))
     assert any(room >= 0 for room in state.museum)  # rooms were booked this season
     console = Console(width=76, file=io.StringIO(), record=True)
-    console.print(SeasonSummaryScreen([start, state], 1)._table())
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(SeasonSummaryScreen([start, state], 1))
+        await pilot.pause()
+        console.print(_table_of(app.screen))
     table = console.export_text()
     assert not ROOM_CODE.search(table)
     assert any(look.room_short(state.wings, r) in table for r in range(15) if state.museum[r] >= 0)
@@ -257,7 +280,7 @@ async def test_save_as_says_which_letters_a_name_may_hold(store) -> None:
 
     session_for(store, HOT_SEAT_3, seed=7, name="pos")
     app = app_for(store, resume="pos")
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.press("ctrl+s", "ctrl+a", "ctrl+k", *"Zoë", "enter")
         dialog = app.screen
         assert isinstance(dialog, SaveAsScreen), "a refused name must keep the dialog open"
@@ -266,4 +289,4 @@ async def test_save_as_says_which_letters_a_name_may_hold(store) -> None:
         assert app.screen is dialog and "Type a name" in str(dialog.query_one("#refusal").render())
         await pilot.press(*"Zoe", "enter")
         assert not isinstance(app.screen, SaveAsScreen)
-        assert app.screen.seat.session.name == "Zoe"
+        assert session_of(cast(GameScreen, app.screen)).name == "Zoe"
