@@ -8,11 +8,14 @@ bounded.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import pty
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -37,6 +40,7 @@ class AppInPty:
         if new:
             saves.Session.new(saves.SaveStore(self.folder), SEATS, seed=3, name="game").close()
         self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         env = dict(os.environ, TERM="xterm-256color", XDG_DATA_HOME=str(tmp / "data"))
         env.pop("COLUMNS", None), env.pop("LINES", None)
         self.process = subprocess.Popen(
@@ -69,6 +73,15 @@ class AppInPty:
         """Close the terminal's side of the pty: the app's input ends, no signal sent."""
         os.close(self.master)
         self.master = -1
+
+    def quiet(self, pause: float = 0.2, timeout: float = 10.0) -> None:
+        """Until the app has drawn nothing for ``pause`` seconds (a frame is complete)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            before = len(self.screen)
+            self.drain(pause)
+            if len(self.screen) == before:
+                return
 
     def send(self, data: bytes) -> None:
         self._since = len(self.screen)

@@ -27,6 +27,7 @@ def test_a_take_over_never_loses_the_other_windows_moves(tmp_path: Path) -> None
         second.wait_for(b"open in another window")
         second.send(b"t")  # take it over
         second.wait_for(b"choose an action")
+        second.quiet()  # the new screen is drawn whole before keys are typed
         second.send(b"a")  # a start (on the space under the cursor), no neutral cube
         second.wait_for(b"cube 1 of 1")
         second.send(b"\r")
