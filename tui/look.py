@@ -25,12 +25,16 @@ PATRON_LETTER = {
 """One letter per patron (also its key): Sir Brown is `s`, Mrs. Blackmore `k`."""
 PATRONLESS_LETTER = "*"
 
+# The ten colours stay apart in a 16-colour terminal (TERM=xterm), where each becomes the
+# nearest ANSI colour: players bright (blue 12, red 9, green 10, white 15, the neutral's
+# cyan 14); patrons magenta 13, yellow 11, dark red 1 (CSS "brown"), grey 7 and, for
+# Tangerine, the dark yellow 3 (a brownish orange in the VGA palette). A test checks it.
 PATRON_COLOUR = {
     core.Patron.VIOLET: "#b36bff",
     core.Patron.LEMON: "#e6d200",
-    core.Patron.BROWN: "#b5703c",
+    core.Patron.BROWN: "#a52a2a",
     core.Patron.BLACKMORE: "#9a9a9a",
-    core.Patron.TANGERINE: "#ff8c1a",
+    core.Patron.TANGERINE: "#e07000",
 }
 COLOUR_STYLE = {
     core.Colour.BLUE: "#5f9fff",
@@ -38,7 +42,7 @@ COLOUR_STYLE = {
     core.Colour.GREEN: "#5fd75f",
     core.Colour.WHITE: "#f0f0f0",
 }
-NEUTRAL_STYLE = "#c8a2c8"
+NEUTRAL_STYLE = "#5fd7d7"
 
 DIM = Style(dim=True)
 CURSOR = Style(reverse=True)
