@@ -4,9 +4,16 @@ way of a new player at 80×24 in tmux."""
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 from rich.color import Color, ColorSystem
+from textual.widgets import Input
 
+import core
+import saves
+from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
 from tui import look
+from tui.widgets.players import PlayersView
+from tui.widgets.region import RegionPicture, RegionView
 
 
 @pytest.mark.parametrize("system", [ColorSystem.STANDARD, ColorSystem.EIGHT_BIT])
@@ -15,3 +22,78 @@ def test_players_and_patrons_keep_apart_in_16_and_256_colours(system) -> None:
     colours = [*look.PATRON_COLOUR.values(), *look.COLOUR_STYLE.values(), look.NEUTRAL_STYLE]
     downgraded = [Color.parse(c).downgrade(system).number for c in colours]
     assert len(set(downgraded)) == len(colours), downgraded
+
+
+# ---------------------------------------------------------------- 4, 5, 12: the panels
+
+
+async def test_a_wide_name_keeps_every_panel_line_on_its_row(store) -> None:
+    """`Zoë 🐫 日本語テスト` is 11 characters but 17 cells: `res 14` wrapped onto the next
+    row and pushed another player's cards out of the panel."""
+    seats = [saves.SeatConfig("Zoë 🐫 日本語テスト", core.Colour.BLUE, "human"), *HOT_SEAT_3[1:]]
+    session_for(store, seats, seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = app.screen.query_one(PlayersView)
+        lines = panel.render().split("\n")
+        assert len(lines) == 6 and panel.region.height == 6
+        assert all(line.cell_len <= panel.size.width for line in lines), [
+            line.plain for line in lines
+        ]
+        assert "Zoë 🐫" in lines[0].plain and "res 14" in lines[0].plain
+
+
+async def test_the_new_game_form_measures_names_in_cells(store) -> None:
+    app = app_for(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        name = app.screen.query_one("#name-0", Input)
+        name.value = "日本語テスト日本語"  # 9 characters, 18 cells
+        await pilot.press("enter")
+        error = str(app.screen.query_one("#new-game-error").render())
+        assert "12 columns" in error and type(app.screen).__name__ == "NewGameScreen"
+    assert store.list() == []
+
+
+def _finished(store) -> saves.Session:
+    session = session_for(store, HOT_SEAT_3, seed=7, name="pos")
+    play_until(session, lambda s, legal: core.is_over(s), seed=5)
+    return session
+
+
+async def test_the_board_after_the_final_scores_shows_the_totals(store) -> None:
+    """ "See the board" showed the score before the exhibition (B Ann 17 pts for 41)."""
+    session = _finished(store)
+    totals = {s.seat: s.total for s in core.final_scores(session.state).players}
+    assert any(totals[seat] != p.score for seat, p in enumerate(session.state.players))
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")  # from the final scores to the board
+        panel = app.screen.query_one(PlayersView).render().plain.split("\n")
+        for seat, total in totals.items():
+            assert f"{total:>3} pts" in panel[2 * seat]
+
+
+def test_the_patronless_card_has_no_usable_mark() -> None:
+    """It has no power: `*●` looked usable."""
+    state = core.new_game(players=3, seed=7)
+    patronless = next(c.id for c in core.CARDS if c.patron is None)
+    lemon = next(c.id for c in core.CARDS if c.patron is core.Patron.LEMON)
+    player = replace(state.players[0], cards=(lemon, patronless))
+    state = replace(state, players=(player, *state.players[1:]))
+    cards = PlayersView(state).render().plain.split("\n")[1]
+    assert "l●" in cards and "*" in cards and "*●" not in cards
+
+
+def test_parcels_10_to_12_keep_their_p_and_the_legend_names_the_letters(store) -> None:
+    session = session_for(store, HOT_SEAT_3, seed=7, name="pos")
+    play_until(session, lambda s, legal: s.season == 4)
+    for roomy in (False, True):
+        view = RegionView(RegionPicture(session.state), roomy=roomy)
+        text = "\n".join("".join(seg.text for seg in line) for line in view._lines)
+        assert all(f"P{n}" in text for n in range(1, 13)), text
+        assert "s Sir Brown" in text or "s Brown" in text
+        assert "k Mrs. Blackmore" in text or "k Blackmore" in text
+        assert "* no patron" in text
+        assert all(len(line.rstrip()) <= view.metrics.width for line in text.split("\n"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -24,6 +25,9 @@ COLOURS = [c.value for c in core.Colour]
 SEAT_KINDS = ["human", "computer easy", "computer normal", "computer hard"]
 DEFAULT_NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 MAX_SEATS = 4
+NAME_CELLS = 12
+"""A name's width in terminal cells (not characters): the panels and tables are laid out
+for it."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ class NewGameScreen(Screen[None]):
                 with Horizontal(classes="field seat", id=f"seat-{seat}"):
                     yield Static(f"Seat {seat + 1}", classes="label")
                     name = DEFAULT_NAMES[seat]
-                    yield Input(name, max_length=12, compact=True, id=f"name-{seat}")
+                    yield Input(name, max_length=NAME_CELLS, compact=True, id=f"name-{seat}")
                     yield Cycler(COLOURS, seat, id=f"colour-{seat}")
                     yield Cycler(SEAT_KINDS, 0 if seat == 0 else 2, id=f"kind-{seat}")
             with Horizontal(classes="field"):
@@ -140,6 +144,12 @@ class NewGameScreen(Screen[None]):
         colours = [s.colour for s in seats]
         if len(set(colours)) != len(colours):
             return "Two players have the same colour: give each player a different colour."
+        wide = next((s.name for s in seats if cell_len(s.name) > NAME_CELLS), None)
+        if wide is not None:
+            return (
+                f"{wide!r} is too wide: a name fits in {NAME_CELLS} columns "
+                "(日本語 letters and most emoji take two)."
+            )
         names = [s.name.lower() for s in seats]
         if len(set(names)) != len(names):
             return "Two players have the same name: give each player a different name."
