@@ -11,7 +11,9 @@ from textual.widgets import Input
 import core
 import saves
 from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
-from tui import look
+from tui import decisions, look
+from tui.widgets.keys import KeysBar
+from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
 from tui.widgets.region import RegionPicture, RegionView
 
@@ -97,3 +99,31 @@ def test_parcels_10_to_12_keep_their_p_and_the_legend_names_the_letters(store) -
         assert "k Mrs. Blackmore" in text or "k Blackmore" in text
         assert "* no patron" in text
         assert all(len(line.rstrip()) <= view.metrics.width for line in text.split("\n"))
+
+
+# ---------------------------------------------------------------- 1: Tab
+
+
+async def test_tab_never_takes_the_keys_away_from_the_decision(store) -> None:
+    """Tab moved focus to the Museum during a turn: the board cursor vanished, the arrows
+    moved an invisible Museum cursor and Enter did nothing."""
+    session = session_for(store, HOT_SEAT_3, seed=7, name="pos")
+    play_until(session, lambda s, legal: any(isinstance(a, core.BookRoom) for a in legal))
+    session.undo()  # back to the excavation just before the survey
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        for key in ("tab", "shift+tab", "tab"):
+            await pilot.press(key)
+            assert isinstance(screen.focused, RegionView), key
+        assert "room" not in screen.query_one(KeysBar).render().plain
+    session = session_for(store, HOT_SEAT_3, seed=7, name="pos2")
+    play_until(session, lambda s, legal: any(isinstance(a, core.BookRoom) for a in legal))
+    app = app_for(store, resume="pos2")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        options = decisions.survey_options(session.state, core.legal_actions(session.state))
+        await pilot.press(str(next(i for i, o in enumerate(options, 1) if o.action is None)))
+        await pilot.press("tab")
+        assert isinstance(app.screen.focused, MuseumView)

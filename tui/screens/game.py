@@ -81,7 +81,7 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.render_state()
-        self.query_one(RegionView).focus()
+        self.query_one(Board).aim(room=False)
         self.seat.listen(self.on_seat_update)
         self.call_after_refresh(self._log_history)  # not needed for the first frame
         self.run_worker(self.seat.run(), name="seat", group="seat", exclusive=True)
@@ -160,10 +160,7 @@ class GameScreen(Screen[None]):
         elif isinstance(outcome, Draft):
             self.message = None
             self.draft = outcome
-            if outcome.step == "room":
-                self.query_one(MuseumView).focus()
-            else:
-                self.query_one(RegionView).focus()
+            self.query_one(Board).aim(room=outcome.step == "room")
         else:
             self.decide(outcome)
 
