@@ -6,12 +6,14 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 from rich.color import Color, ColorSystem
+from textual import events
 from textual.widgets import Input
 
 import core
 import saves
 from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
 from tui import decisions, look
+from tui.screens.dialogs import SaveAsScreen
 from tui.widgets.keys import KeysBar
 from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
@@ -99,6 +101,39 @@ def test_parcels_10_to_12_keep_their_p_and_the_legend_names_the_letters(store) -
         assert "k Mrs. Blackmore" in text or "k Blackmore" in text
         assert "* no patron" in text
         assert all(len(line.rstrip()) <= view.metrics.width for line in text.split("\n"))
+
+
+# ---------------------------------------------------------------- 8: typing fast
+
+
+async def _burst(app, pilot, keys: list[str]) -> None:
+    """``keys`` all queued at once, as a terminal hands over one read of fast typing
+    (Pilot.press waits for the app to idle after each key, which hides the race)."""
+    for key in keys:
+        character = key if len(key) == 1 else {"space": " ", "enter": "\r"}.get(key)
+        app.post_message(events.Key(key, character))
+    await pilot.pause()
+    await pilot.pause(0.2)
+
+
+@pytest.mark.parametrize("pause", [False, True], ids=["with-ctrl-s", "dialog-open"])
+async def test_a_name_typed_fast_into_save_as_is_kept_whole(store, pause) -> None:
+    """30 Backspaces, `my save 1` and Enter sent at once saved `my s` (or nothing): keys
+    sent with Ctrl+S went to the board, and the field's Backspaces and Enter (bindings,
+    run once bubbled up to the app) were overtaken by the letters after them."""
+    session_for(store, HOT_SEAT_3, seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    typed = ["backspace"] * 30 + [*"my", "space", *"save", "space", "1", "enter"]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        if pause:
+            await pilot.press("ctrl+s")
+            await _burst(app, pilot, typed)
+        else:
+            await _burst(app, pilot, ["ctrl+s", *typed])
+        assert not isinstance(app.screen, SaveAsScreen)
+        assert app.screen.seat.session.name == "my save 1"
+        assert app.screen.seat.session.actions == []  # no key reached the board
 
 
 # ---------------------------------------------------------------- 1: Tab

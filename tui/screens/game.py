@@ -51,7 +51,8 @@ class GameScreen(Screen[None]):
         Binding("space,enter", "hurry", "Skip pause", show=False),
         Binding("u", "undo", "Undo"),
         Binding("U,ctrl+r", "redo", "Redo"),
-        Binding("ctrl+s", "save_as", "Save as"),
+        # Priority: the dialog opens before the keys typed with Ctrl+S are handed on.
+        Binding("ctrl+s", "save_as", "Save as", priority=True),
         Binding("o", "load", "Load…", show=False),
         Binding("f", "final", "Scores"),
         Binding("slash", "hint", "Hint"),
