@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import core
+from core.region import AREA_MASK
+from core.rules import ranking
 from core.state import SurveyStep
 from tui import look, placement
 
@@ -90,6 +92,20 @@ def survey_prompt(state: core.GameState) -> str:
     if step is SurveyStep.TAKE:
         return f"{area}: {who}, take a parcel."
     return f"{area}: {who}, take a parcel or book a Museum room."
+
+
+def area_ranking(state: core.GameState) -> list[tuple[int, int]]:
+    """The players with cubes in the area being surveyed, as core ranks them (most cubes
+    first, ties to the lower passing space), each with its number of cubes there; the
+    neutral is ``core.NEUTRAL``. Empty outside the survey."""
+    if state.survey_area < 0:
+        return []
+    mask = AREA_MASK[state.survey_area]
+    count = state.player_count
+    return [
+        (seat, (state.cubes[count if seat == core.NEUTRAL else seat] & mask).bit_count())
+        for seat in ranking(state, state.survey_area)
+    ]
 
 
 def rooms_for(legal: tuple[core.Action, ...], action_type: type) -> frozenset[int]:

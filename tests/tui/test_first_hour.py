@@ -11,13 +11,17 @@ from textual.widgets import Input
 
 import core
 import saves
+from core.region import spaces_of
 from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
+from tests.tui.driver import KeyPlayer
 from tui import decisions, look
 from tui.screens.dialogs import SaveAsScreen
+from tui.widgets.actionbar import ActionBar
 from tui.widgets.keys import KeysBar
+from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
-from tui.widgets.region import RegionPicture, RegionView
+from tui.widgets.region import RegionPicture, RegionView, still_recent
 
 
 @pytest.mark.parametrize("system", [ColorSystem.STANDARD, ColorSystem.EIGHT_BIT])
@@ -162,3 +166,96 @@ async def test_tab_never_takes_the_keys_away_from_the_decision(store) -> None:
         await pilot.press(str(next(i for i, o in enumerate(options, 1) if o.action is None)))
         await pilot.press("tab")
         assert isinstance(app.screen.focused, MuseumView)
+
+
+# ---------------------------------------------------------------- 2: the log
+
+
+def _ann_passed_and_others_played(store) -> saves.Session:
+    """Ann passed at once in season 1; Ben and Cleo played on, the survey went by: her
+    next decision comes after dozens of lines she has not seen."""
+    session = session_for(store, HOT_SEAT_3, seed=7, name="pos")
+    session.apply(core.Pass())
+    play_until(session, lambda s, legal: s.current_player == 0)
+    return session
+
+
+async def test_the_whole_game_log_reads_back_to_its_first_line(store) -> None:
+    session = _ann_passed_and_others_played(store)
+    play_until(session, lambda s, legal: s.season == 3)
+    first = core.apply_action_with_events(session.states()[0], session.actions[0])[1][0].text
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one(LogView)
+        assert "PgUp" in app.screen.query_one(KeysBar).render().plain
+        await pilot.press("home")
+        assert log.render().plain.split("\n")[0].endswith(first)
+        await pilot.press("pagedown")
+        assert first not in log.render().plain
+        await pilot.press("end")
+        assert log.render().plain.rstrip().endswith("season 3.")
+
+
+async def test_a_turn_opens_the_log_at_what_the_others_did_since(store) -> None:
+    """In season 4 the opponents' moves between the player's pass and the survey were
+    never visible: they had scrolled away before the player was asked."""
+    session = _ann_passed_and_others_played(store)
+    ben = session.states()[1]  # Ben's first decision, just after Ann's pass
+    ben_first = core.apply_action_with_events(ben, session.actions[1])[1][0].text
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        rows = app.screen.query_one(LogView).render().plain.split("\n")
+        assert rows[0] == "── since Ann's last decision ──"
+        assert rows[1].endswith(ben_first)
+        assert "more lines follow" in rows[-1]
+        await KeyPlayer(app, pilot).play(core.Pass())  # her decision: back to the newest
+        assert "since Ann's" not in app.screen.query_one(LogView).render().plain
+
+
+async def test_the_survey_ranking_stays_in_view_while_the_choice_is_made(store) -> None:
+    """Area 2's ranking had scrolled out of the log by the time of the choice."""
+    session = session_for(store, HOT_SEAT_3, seed=7, name="pos")
+    play_until(session, lambda s, legal: s.phase is core.Phase.SURVEY and s.survey_area == 1)
+    state = session.state
+    ranked = core.rules.ranking(state, 1)
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(60):  # lines enough to push the survey's own line out of the log
+            app.screen.query_one(LogView).tell(state, "filler")
+        text = app.screen.query_one(ActionBar).text.split("\n")[1]
+        assert text.startswith("Area 2 ranking: 1st ")
+        letters = [look.seat_letter(state, seat) for seat in ranked]
+        assert [word for word in text.split() if word in letters] == letters
+
+
+def test_cubes_marked_new_are_forgotten_when_they_leave_the_region() -> None:
+    """After a survey the {·} marks stayed on the emptied spaces, into the next season."""
+    import random
+
+    state, rng = core.new_game(players=3, seed=7), random.Random(3)
+    while state.phase is not core.Phase.SURVEY:
+        state = core.apply_action(state, rng.choice(core.legal_actions(state)))
+    on_region = frozenset(s for mask in state.cubes for s in spaces_of(mask))
+    after = state
+    while after.season == 1:
+        before, after = after, core.apply_action(after, rng.choice(core.legal_actions(after)))
+        kept = still_recent(on_region, before, after)
+        assert all(any(mask >> s & 1 for mask in after.cubes) for s in kept)
+    assert still_recent(on_region, before, after) == frozenset()
+
+
+def test_a_third_player_who_gets_nothing_is_not_said_to_miss_a_room() -> None:
+    """`R Ben gets nothing: no parcel left, no room to book`: 3rd and 4th never book."""
+    import random
+
+    state, rng = core.new_game(players=3, seed=7), random.Random(1)
+    log = LogView()
+    while "gets nothing" not in "\n".join(line.plain for line in log.lines):
+        action = rng.choice(core.legal_actions(state))
+        log.tell_action(state, action)
+        state = core.apply_action(state, action)
+    line = next(line.plain for line in log.lines if "gets nothing" in line.plain)
+    assert line.endswith("gets nothing: no parcel left"), line

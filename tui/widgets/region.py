@@ -77,6 +77,19 @@ def new_cubes(before: core.GameState, after: core.GameState) -> frozenset[Space]
     return frozenset(spaces_of(new))
 
 
+def still_recent(
+    recent: frozenset[Space], before: core.GameState, after: core.GameState
+) -> frozenset[Space]:
+    """The cubes others placed since a decision here, after one more of their actions:
+    ``recent`` and the new cubes, less the spaces emptied since (a surveyed area's cubes
+    go back to their reserves; a new season starts with an empty region), which showed
+    as ``{·}`` on nothing."""
+    occupied = 0
+    for mask in after.cubes:
+        occupied |= mask
+    return frozenset(s for s in recent | new_cubes(before, after) if occupied >> s & 1)
+
+
 class RegionView(Widget, can_focus=True):
     """The season's region with a placement cursor."""
 
