@@ -259,3 +259,41 @@ def test_a_third_player_who_gets_nothing_is_not_said_to_miss_a_room() -> None:
         state = core.apply_action(state, action)
     line = next(line.plain for line in log.lines if "gets nothing" in line.plain)
     assert line.endswith("gets nothing: no parcel left"), line
+
+
+# ---------------------------------------------------------------- 3, 11: the new-game form
+
+
+async def test_o_on_the_new_game_form_opens_the_saved_games_and_esc_comes_back(store) -> None:
+    """With only finished games the app opens on the form, where `o` did nothing."""
+    from tui.screens.load import LoadScreen
+    from tui.screens.new_game import NewGameScreen
+
+    _finished(store)
+    app = app_for(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert "Load" in app.screen.query_one(KeysBar).render().plain
+        await pilot.press("o")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadScreen) and "pos" in app.screen.summaries
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        app.screen.query_one("#name-0", Input).focus()
+        await pilot.press("end", "o")  # in a name field o is a letter
+        assert app.screen.query_one("#name-0", Input).value == "Anno"
+
+
+async def test_the_form_names_both_arrows_the_seed_and_the_neutral(store) -> None:
+    app = app_for(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert "←→" in screen.query_one(KeysBar).render().plain
+        assert any("random deal" in str(note.render()) for note in screen.query(".note"))
+        note = screen.query_one("#neutral-note")
+        assert not note.display
+        await pilot.press("left")  # 3 → 2 players
+        assert note.display and "neutral" in str(note.render())
