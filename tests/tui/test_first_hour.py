@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from msgspec.structs import replace
+from rich.cells import cell_len
 from rich.color import Color, ColorSystem
 from textual import events
 from textual.widgets import Input
@@ -12,6 +13,7 @@ from textual.widgets import Input
 import core
 import saves
 from core.region import spaces_of
+from core.state import SurveyStep
 from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
 from tests.tui.driver import KeyPlayer
 from tui import decisions, look
@@ -297,3 +299,26 @@ async def test_the_form_names_both_arrows_the_seed_and_the_neutral(store) -> Non
         assert not note.display
         await pilot.press("left")  # 3 → 2 players
         assert note.display and "neutral" in str(note.render())
+
+
+# ---------------------------------------------------------------- 9: words
+
+
+def test_the_neutral_s_parcel_is_not_offered_as_points(store) -> None:
+    """`1 neutral takes P3 (Blackmore +3)` read as if the neutral scored 3."""
+    wide = [saves.SeatConfig("日本語テスト", core.Colour.BLUE, "human"), HOT_SEAT_3[1]]
+    session = session_for(store, wide, seed=5, name="pos")
+    play_until(
+        session,
+        lambda s, legal: (
+            s.phase is core.Phase.SURVEY
+            and s.survey_steps[0][0] is SurveyStep.PICK_NEUTRAL
+            and any(core.CARDS[s.region[a.parcel] >> 1].value for a in legal)
+        ),
+    )
+    state = session.state
+    labels = [o.label for o in decisions.survey_options(state, core.legal_actions(state))]
+    assert all(label.startswith("discard P") and "+" not in label for label in labels), labels
+    assert any(", worth " in label for label in labels)
+    prompt = decisions.survey_prompt(state)
+    assert cell_len(prompt) <= 80 and prompt.endswith("which parcel does the neutral discard?")
