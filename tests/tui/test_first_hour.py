@@ -322,3 +322,22 @@ def test_the_neutral_s_parcel_is_not_offered_as_points(store) -> None:
     assert any(", worth " in label for label in labels)
     prompt = decisions.survey_prompt(state)
     assert cell_len(prompt) <= 80 and prompt.endswith("which parcel does the neutral discard?")
+
+
+# ---------------------------------------------------------------- 10: the help
+
+
+async def test_the_help_lines_are_not_wrapped_at_80_columns(store) -> None:
+    """At 80 columns single words (`quit`, `(used)`, `wing.`, `4th`) sat on lines alone."""
+    from tui import rules_text
+
+    session_for(store, HOT_SEAT_3, seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        for text in (rules_text.KEYS, rules_text.RULES):
+            shown = app.screen.query_one("#help-text")
+            assert shown.region.height == len(text.split("\n"))  # the last one is empty
+            await pilot.press("r")
+            await pilot.pause()
