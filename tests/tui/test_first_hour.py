@@ -16,7 +16,7 @@ from core.region import spaces_of
 from core.state import SurveyStep
 from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
 from tests.tui.driver import KeyPlayer
-from tui import decisions, look
+from tui import charts, decisions, look
 from tui.screens.dialogs import SaveAsScreen
 from tui.widgets.actionbar import ActionBar
 from tui.widgets.keys import KeysBar
@@ -24,6 +24,7 @@ from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
 from tui.widgets.region import RegionPicture, RegionView, still_recent
+from tui.widgets.scores import SeasonChart, SourceBars
 
 
 @pytest.mark.parametrize("system", [ColorSystem.STANDARD, ColorSystem.EIGHT_BIT])
@@ -78,8 +79,7 @@ async def test_the_board_after_the_final_scores_shows_the_totals(store) -> None:
     assert any(totals[seat] != p.score for seat, p in enumerate(session.state.players))
     app = app_for(store, resume="pos")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("escape")  # from the final scores to the board
+        await pilot.press("f", "escape")  # the final scores, then "See the board"
         panel = app.screen.query_one(PlayersView).render().plain.split("\n")
         for seat, total in totals.items():
             assert f"{total:>3} pts" in panel[2 * seat]
@@ -341,3 +341,64 @@ async def test_the_help_lines_are_not_wrapped_at_80_columns(store) -> None:
             assert shown.region.height == len(text.split("\n"))  # the last one is empty
             await pilot.press("r")
             await pilot.pause()
+
+
+# ---------------------------------------------------------------- 16: pictures
+
+
+def test_the_season_chart_has_a_bar_per_player_per_season_readable_without_colour() -> None:
+    import random
+
+    state, rng = core.new_game(players=3, seed=7), random.Random(5)
+    states = [state]
+    while not core.is_over(state):
+        state = core.apply_action(state, rng.choice(core.legal_actions(state)))
+        states.append(state)
+    columns = charts.season_columns(states)
+    assert [c.label for c in columns] == ["Season 1", "Season 2", "Season 3", "Season 4", "End"]
+    totals = sorted(core.final_scores(state).players, key=lambda s: s.seat)
+    assert columns[-1].points == tuple(s.total for s in totals)
+    season_3 = states.index(next(s for s in states if s.season == 3))
+    assert charts.season_columns(states[: season_3 + 1])[-1].label == "Season 2"
+    rows = charts.season_bars(state, columns, 5, 76).plain.split("\n")
+    assert len(rows) == 5 + 3 and all(cell_len(row) <= 76 for row in rows)
+    assert rows[-2].split() == ["B", "R", "G"] * 5  # each bar's letter: no colour needed
+    for points in {p for c in columns for p in c.points}:
+        assert str(points) in "\n".join(rows[:-2])
+    blocks = "".join(rows[:-2]).count("█")
+    assert blocks and charts.season_bars(state, columns, 10, 76).plain.count("█") > blocks
+
+
+def test_the_source_bars_split_each_total_by_parcels_patrons_and_series(store) -> None:
+    state = _finished(store).state
+    scores = {s.seat: s for s in core.final_scores(state).players}
+    rows = charts.source_bars(state, 76).plain.split("\n")
+    assert len(rows) == 3 and all(cell_len(row) <= 76 for row in rows)
+    lengths = []
+    for row in rows:
+        score = scores[
+            next(seat for seat, p in enumerate(state.players) if row[0] == p.colour.letter)
+        ]
+        bar = row.split()[2]
+        assert row.endswith(f" {score.total}")
+        assert ("P" in bar) == (score.parcels > 0) and ("+" in bar) == (score.series > 0)
+        for patron in core.Patron:
+            assert (look.patron_letter(patron) in bar) == (score.exhibition[patron] > 0)
+        lengths.append(len(bar))
+    assert lengths == sorted(lengths, reverse=True)  # longest total first
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_final_pictures_fit_and_grow_with_the_terminal(store, size) -> None:
+    _finished(store)
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("f")
+        await pilot.pause()
+        for widget in (app.screen.query_one(SeasonChart), app.screen.query_one(SourceBars)):
+            lines = widget.render().split("\n")
+            assert all(line.cell_len <= widget.size.width for line in lines)
+            assert widget.region.height == len(lines)
+        chart = app.screen.query_one(SeasonChart)
+        assert chart.region.height == (8 if size == (80, 24) else 13)
+        assert "Scroll" in app.screen.query_one(KeysBar).render().plain
