@@ -402,3 +402,32 @@ async def test_the_final_pictures_fit_and_grow_with_the_terminal(store, size) ->
         chart = app.screen.query_one(SeasonChart)
         assert chart.region.height == (8 if size == (80, 24) else 13)
         assert "Scroll" in app.screen.query_one(KeysBar).render().plain
+
+
+# ---------------------------------------------------------------- NO_COLOR
+
+
+async def test_every_screen_draws_under_no_color(store, monkeypatch) -> None:
+    """NO_COLOR=1 TERM=xterm: the legend's unstyled segment crashed the monochrome filter."""
+    from tui.screens.summary import FinalScreen, SeasonSummaryScreen
+
+    def drawn() -> bool:  # what goes to the terminal, through the NO_COLOR filter
+        return app.screen._compositor.render_update(full=True) is not None
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    session = _finished(store)
+    session.undo()
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert drawn()
+        states = session.states()
+        app.push_screen(SeasonSummaryScreen(states, 3))
+        await pilot.pause()
+        assert drawn()
+        await pilot.press("enter", "question_mark")
+        assert drawn()
+        await pilot.press("escape")
+        await KeyPlayer(app, pilot).play(core.legal_actions(session.state)[0])
+        await pilot.pause()
+        assert isinstance(app.screen, FinalScreen) and drawn()

@@ -253,7 +253,9 @@ class RegionView(Widget, can_focus=True):
         width = self.metrics.width
         legend = look.patron_legend(width)
         indent = " " * min(3, width - legend.cell_len)  # under the row labels, if it fits
-        return Strip([Segment(indent), *legend.render(_CONSOLE)])
+        segments = [Segment(indent), *legend.render(_CONSOLE)]
+        # Every segment styled: the NO_COLOR filter cannot take a segment without a style.
+        return Strip([Segment(s.text, s.style or Style()) for s in segments])
 
     def _separator(self) -> Strip:
         m = self.metrics
