@@ -431,3 +431,15 @@ async def test_every_screen_draws_under_no_color(store, monkeypatch) -> None:
         await KeyPlayer(app, pilot).play(core.legal_actions(session.state)[0])
         await pilot.pause()
         assert isinstance(app.screen, FinalScreen) and drawn()
+
+
+async def test_the_keys_bar_keeps_log_help_and_quit_whole_while_choosing_a_room(store) -> None:
+    """With 'Choose room' the bar ran past 80 columns and cut Quit to 'q'."""
+    session = session_for(store, HOT_SEAT_3, seed=2, name="pos")
+    play_until(session, lambda s, legal: any(isinstance(a, core.Brown) for a in legal))
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        keys = app.screen.query_one(KeysBar).render().plain.rstrip()
+        assert "Choose room" in keys and keys.endswith("Quit") and len(keys) <= 80
+        assert "Log" in keys and "Help" in keys and "Undo" in keys

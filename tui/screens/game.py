@@ -33,8 +33,9 @@ from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
 from tui.widgets.region import RegionPicture, RegionView, still_recent
 
-DROPPABLE_KEYS = frozenset({"press", "option"})
-"""Key-bar entries left out first on a narrow terminal: the action bar lists these keys."""
+DROPPABLE_KEYS = (frozenset({"press", "option"}), frozenset({"save_as", "hint"}))
+"""Key-bar entries left out on a narrow terminal: first the keys the action bar lists,
+then Save as and Hint (the help names them), so that Log, Undo, Help and Quit show."""
 
 
 class GameScreen(GameMenus):
@@ -77,7 +78,7 @@ class GameScreen(GameMenus):
         yield StatusLine(id="status")
         yield Board(self.state, id="body")
         yield ActionBar(id="actions")
-        yield KeysBar(DROPPABLE_KEYS)
+        yield KeysBar(*DROPPABLE_KEYS)
 
     def on_mount(self) -> None:
         self.render_state()
