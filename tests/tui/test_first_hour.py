@@ -443,3 +443,16 @@ async def test_the_keys_bar_keeps_log_help_and_quit_whole_while_choosing_a_room(
         keys = app.screen.query_one(KeysBar).render().plain.rstrip()
         assert "Choose room" in keys and keys.endswith("Quit") and len(keys) <= 80
         assert "Log" in keys and "Help" in keys and "Undo" in keys
+
+
+@pytest.mark.parametrize("typed", ["[b", "[/]", "日本語テスト日本語[red]"])
+async def test_a_refusal_quoting_what_was_typed_is_not_markup(store, typed) -> None:
+    """The new-game refusals quote the name or seed typed; as markup '[/]' crashed."""
+    app = app_for(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.query_one("#seed", Input).value = typed
+        if "日" in typed:
+            app.screen.query_one("#name-0", Input).value = typed
+        await pilot.press("enter")
+        await pilot.pause()
+        assert typed in str(app.screen.query_one("#new-game-error").render())

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.cells import cell_len
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -170,7 +171,8 @@ class NewGameScreen(Screen[None]):
     def action_start(self) -> None:
         choice = self.choice()
         if isinstance(choice, str):
-            self.query_one("#new-game-error", Static).update(f"[reverse]✗ {choice}[/reverse]")
+            # A Text, not markup: the reason quotes what was typed ('[b' must not be a tag).
+            self.query_one("#new-game-error", Static).update(Text(f"✗ {choice}", "reverse"))
             self.app.bell()
             return
         self.post_message(self.Chosen(choice))
