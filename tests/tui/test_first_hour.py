@@ -8,13 +8,14 @@ from msgspec.structs import replace
 from rich.cells import cell_len
 from rich.color import Color, ColorSystem
 from textual import events
+from textual.content import Content
 from textual.widgets import Input
 
 import core
 import saves
 from core.region import spaces_of
 from core.state import SurveyStep
-from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
+from tests.tui.conftest import FIXED_TIME, HOT_SEAT_3, app_for, play_until, session_for
 from tests.tui.driver import KeyPlayer
 from tui import charts, decisions, look
 from tui.screens.dialogs import SaveAsScreen
@@ -456,3 +457,23 @@ async def test_a_refusal_quoting_what_was_typed_is_not_markup(store, typed) -> N
         await pilot.press("enter")
         await pilot.pause()
         assert typed in str(app.screen.query_one("#new-game-error").render())
+
+
+async def test_a_notice_quoting_a_file_is_not_markup(tmp_path) -> None:
+    """A damaged save's message names its folder: '[/]' in it was read as a tag."""
+    from tui.screens.load import LoadScreen
+
+    store = saves.SaveStore(tmp_path / "odd [/] saves", clock=lambda: FIXED_TIME)
+    store.folder.mkdir(parents=True)
+    (store.folder / "broken.json").write_text("{ not json")
+    app = app_for(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        (notice,) = app._notifications  # drawn as Toast: from_markup when markup is on
+        assert "odd [/] saves" in notice.message
+        shown = Content.from_markup(notice.message) if notice.markup else Content(notice.message)
+        assert "odd [/] saves" in shown.plain

@@ -221,7 +221,9 @@ class GameScreen(GameMenus):
     def on_seat_update(self, update: Update) -> None:
         """The seat says what changed: log it, mark others' cubes, re-render, go on."""
         if update.problem:
-            self.notify(update.problem, title="Not saved", severity="error", timeout=8)
+            self.notify(
+                update.problem, title="Not saved", severity="error", timeout=8, markup=False
+            )
         log, before = self.query_one(LogView), update.before
         if update.kind == "rewound":
             self.recent = frozenset()

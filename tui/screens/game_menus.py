@@ -27,7 +27,7 @@ class GameMenus(Screen[None]):
 
         def saved(words: str | None) -> None:
             if words:
-                self.notify(words)
+                self.notify(words, markup=False)
 
         self.app.push_screen(SaveAsScreen(self.seat.name, self.seat.save_as), saved)
 
