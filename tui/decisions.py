@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import core
+from core.region import AREA_MASK
+from core.rules import ranking
 from core.state import SurveyStep
 from tui import look, placement
 
@@ -71,12 +73,16 @@ def survey_options(state: core.GameState, legal: tuple[core.Action, ...]) -> lis
 
 
 def _parcel_words(state: core.GameState, action: core.TakeParcel | core.NeutralParcel) -> str:
+    """``take P3 (Blackmore +3)``: the points are the taker's. The neutral scores nothing,
+    so its parcel reads ``discard P3 (Blackmore, worth 3)``."""
     parcel = action.parcel
     card = core.CARDS[state.region[parcel] >> 1]
     who = card.patron.name.title() if card.patron is not None else "no patron"
+    if isinstance(action, core.NeutralParcel):
+        worth = f", worth {card.value}" if card.value else ""
+        return f"discard P{parcel + 1} ({who}{worth})"
     value = f" +{card.value}" if card.value else ""
-    verb = "take" if isinstance(action, core.TakeParcel) else "neutral takes"
-    return f"{verb} P{parcel + 1} ({who}{value})"
+    return f"take P{parcel + 1} ({who}{value})"
 
 
 def survey_prompt(state: core.GameState) -> str:
@@ -86,10 +92,24 @@ def survey_prompt(state: core.GameState) -> str:
     who = look.seat_name(state, seat)
     area = f"Survey of area {state.survey_area + 1}"
     if step is SurveyStep.PICK_NEUTRAL:
-        return f"{area}: {who}, pick the neutral's parcel (discarded)."
+        return f"{area}: {who}, which parcel does the neutral discard?"
     if step is SurveyStep.TAKE:
         return f"{area}: {who}, take a parcel."
     return f"{area}: {who}, take a parcel or book a Museum room."
+
+
+def area_ranking(state: core.GameState) -> list[tuple[int, int]]:
+    """The players with cubes in the area being surveyed, as core ranks them (most cubes
+    first, ties to the lower passing space), each with its number of cubes there; the
+    neutral is ``core.NEUTRAL``. Empty outside the survey."""
+    if state.survey_area < 0:
+        return []
+    mask = AREA_MASK[state.survey_area]
+    count = state.player_count
+    return [
+        (seat, (state.cubes[count if seat == core.NEUTRAL else seat] & mask).bit_count())
+        for seat in ranking(state, state.survey_area)
+    ]
 
 
 def rooms_for(legal: tuple[core.Action, ...], action_type: type) -> frozenset[int]:

@@ -7,7 +7,9 @@ use bold/underline/reverse attributes (and brackets), never colour alone.
 
 from __future__ import annotations
 
+from rich.cells import cell_len, set_cell_size
 from rich.style import Style
+from rich.text import Text
 
 import core
 
@@ -25,12 +27,16 @@ PATRON_LETTER = {
 """One letter per patron (also its key): Sir Brown is `s`, Mrs. Blackmore `k`."""
 PATRONLESS_LETTER = "*"
 
+# The ten colours stay apart in a 16-colour terminal (TERM=xterm), where each becomes the
+# nearest ANSI colour: players bright (blue 12, red 9, green 10, white 15, the neutral's
+# cyan 14); patrons magenta 13, yellow 11, dark red 1 (CSS "brown"), grey 7 and, for
+# Tangerine, the dark yellow 3 (a brownish orange in the VGA palette). A test checks it.
 PATRON_COLOUR = {
     core.Patron.VIOLET: "#b36bff",
     core.Patron.LEMON: "#e6d200",
-    core.Patron.BROWN: "#b5703c",
+    core.Patron.BROWN: "#a52a2a",
     core.Patron.BLACKMORE: "#9a9a9a",
-    core.Patron.TANGERINE: "#ff8c1a",
+    core.Patron.TANGERINE: "#e07000",
 }
 COLOUR_STYLE = {
     core.Colour.BLUE: "#5f9fff",
@@ -38,7 +44,7 @@ COLOUR_STYLE = {
     core.Colour.GREEN: "#5fd75f",
     core.Colour.WHITE: "#f0f0f0",
 }
-NEUTRAL_STYLE = "#c8a2c8"
+NEUTRAL_STYLE = "#5fd7d7"
 
 DIM = Style(dim=True)
 CURSOR = Style(reverse=True)
@@ -62,6 +68,32 @@ def patron_style(patron: core.Patron | None) -> Style:
 
 def patron_letter(patron: core.Patron | None) -> str:
     return PATRON_LETTER[patron] if patron is not None else PATRONLESS_LETTER
+
+
+LEGEND_FORMS = (
+    {**{p: p.name.title() for p in core.Patron}, None: "no patron"},
+    {core.Patron.BROWN: "Sir Brown", core.Patron.BLACKMORE: "Mrs. Blackmore", None: "no patron"},
+    {core.Patron.BROWN: "Brown", core.Patron.BLACKMORE: "Blackmore", None: "none"},
+)
+"""The patron letters that cannot be guessed (s, k, *) first: the forms of the legend,
+widest first."""
+
+
+def patron_legend(width: int) -> Text:
+    """What the patron letters stand for, in one line of at most ``width`` cells: all five
+    when there is room, else the two letters nobody guesses and the patronless ``*``."""
+    for form in LEGEND_FORMS:
+        for gap in ("  ", " "):
+            text = Text()
+            for patron, name in form.items():
+                if text:
+                    text.append(gap)
+                text.append(patron_letter(patron), patron_style(patron) + Style(bold=True))
+                text.append(f" {name}", patron_style(patron))
+            if text.cell_len <= width:
+                return text
+    text.truncate(width, overflow="ellipsis")
+    return text
 
 
 def card_cartouche(card_id: int) -> str:
@@ -101,3 +133,28 @@ def room_short(wings: tuple[int, ...], room: int) -> str:
     if len(patrons) == 1:
         return f"{patrons[0]} {points}"
     return f"{'/'.join(p[:2] for p in patrons)} {points}"
+
+
+def cut(text: str, cells: int) -> str:
+    """``text`` in at most ``cells`` terminal cells, ended with … when cut. Measured in
+    cells, not characters: 日本語 letters and most emoji take two."""
+    if cell_len(text) <= cells:
+        return text
+    return set_cell_size(text, max(cells - 1, 0)).rstrip() + "…"
+
+
+def pad(text: str, cells: int) -> str:
+    """``text`` cut (see :func:`cut`) and padded with spaces to exactly ``cells`` cells."""
+    text = cut(text, cells)
+    return text + " " * (cells - cell_len(text))
+
+
+def fit_lines(text: Text, width: int) -> Text:
+    """Every line of ``text`` cut with … to ``width`` cells. Textual wraps a widget's text
+    whatever its ``no_wrap``, so a panel that must keep one line per row cuts its own.
+    A ``width`` of 0 (a widget not laid out yet) cuts nothing."""
+    lines = text.split("\n", allow_blank=True)
+    for line in lines:
+        if width > 0:
+            line.truncate(width, overflow="ellipsis")
+    return Text("\n").join(lines)

@@ -80,6 +80,32 @@ def decision(
     return _choose_prompt(state, who), options
 
 
+ORDINALS = ("1st", "2nd", "3rd", "4th")
+
+
+def survey_ranking(state: core.GameState, width: int = 80) -> Text | None:
+    """The ranking of the area being surveyed, kept in view while its choices are made
+    (the log's line of it scrolls away): ``Area 3 ranking: 1st B Ann 4 cubes · 2nd …``,
+    without the names when that is wider than ``width``. None outside the survey."""
+    ranked = decisions.area_ranking(state)
+    if not ranked:
+        return None
+    for named in (True, False):
+        text = Text(f"Area {state.survey_area + 1} ranking: ", look.DIM)
+        for place, (seat, cubes) in enumerate(ranked):
+            if place:
+                text.append(" · ", look.DIM)
+            text.append(f"{ORDINALS[place]} ")
+            text.append(look.seat_letter(state, seat), look.seat_style(state, seat))
+            if named:
+                neutral = seat == core.NEUTRAL
+                text.append(" neutral" if neutral else f" {look.cut(state.players[seat].name, 9)}")
+            text.append(f" {cubes} {'cube' if cubes == 1 else 'cubes'}")
+        if text.cell_len <= width:
+            break
+    return text
+
+
 def _choose_prompt(state: core.GameState, who: str) -> str:
     if state.neutral_pending:
         return f"{who}: place neutral cubes now, or none."

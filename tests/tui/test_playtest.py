@@ -59,18 +59,20 @@ def step_is(step: SurveyStep, options: int = 0):
     ids=["neutral-pick", "take-or-book", "third-takes"],
 )  # fmt: skip
 async def test_survey_prompt_and_every_option_show_at_80x24(store, players, wanted) -> None:
-    """The prompt keeps to its line and the options get the lines they need, above the keys
-    bar (QA: a wrapped prompt pushed the options line out of the two-line bar)."""
+    """The prompt and the area's ranking keep to their lines and the options get the lines
+    they need, above the keys bar (QA: a wrapped prompt pushed the options line out of the
+    two-line bar)."""
     session = session_for(store, LONG_NAMES[:players], seed=1, name="pos")
     play_until(session, wanted, seed=1)
     app = app_for(store, resume="pos")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         bar = app.screen.query_one(ActionBar)
-        prompt, _, options = bar.text.partition("\n")
-        assert len(prompt) <= 80, prompt
-        option_lines = bar.render().wrap(app.console, 80)[1:]  # below the one-line prompt
-        assert bar.region.height == 1 + len(option_lines)
+        prompt, ranking, options = bar.text.split("\n", 2)
+        assert len(prompt) <= 80 and len(ranking) <= 80, (prompt, ranking)
+        assert ranking.startswith("Area ") and "1st" in ranking
+        option_lines = bar.render().wrap(app.console, 80)[2:]  # below prompt and ranking
+        assert bar.region.height == 2 + len(option_lines)
         assert bar.region.bottom <= app.screen.query_one(KeysBar).region.y
         assert "1 " in options and ("2 " in options or "book" in options)
 

@@ -7,6 +7,7 @@ import pytest
 
 import core
 from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
+from tui import decisions
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -26,6 +27,20 @@ def _mid_season(store):
     return session
 
 
+def _last_choice_of_season(season: int):
+    """A predicate for play_until: the last decision of ``season``, a survey choice whose
+    option 1 takes a parcel (so pressing 1 ends the season)."""
+
+    def wanted(state: core.GameState, legal: tuple[core.Action, ...]) -> bool:
+        if state.season != season or state.phase is not core.Phase.SURVEY:
+            return False
+        first = decisions.survey_options(state, legal)[0].action
+        ends = all(core.apply_action(state, a).season == season + 1 for a in legal)
+        return ends and isinstance(first, core.TakeParcel)
+
+    return wanted
+
+
 @pytest.mark.parametrize("size", SIZES)
 class TestScreens:
     def test_new_game(self, snap_compare, store, size) -> None:
@@ -43,8 +58,15 @@ class TestScreens:
         play_until(session, lambda s, legal: any(isinstance(a, core.BookRoom) for a in legal))
         assert snap_compare(app_for(store, resume="snap"), terminal_size=size)
 
+    def test_season_summary(self, snap_compare, store, size) -> None:
+        """The end of season 3: what each player got, and the points after each season."""
+        session = session_for(store, HOT_SEAT_3, seed=7, name="snap")
+        play_until(session, _last_choice_of_season(3), seed=5)
+        assert snap_compare(app_for(store, resume="snap"), terminal_size=size, press=["1"])
+
     def test_final_scores(self, snap_compare, store, size) -> None:
-        """Parcels, exhibition per patron with its room, series, total, winner."""
+        """The winner, where the points came from and the points after each season as
+        bars, then parcels, exhibition per patron with its room, series, total."""
         session = session_for(store, HOT_SEAT_3, seed=7, name="snap")
         play_until(session, lambda s, legal: core.is_over(s), seed=5)
         assert snap_compare(app_for(store, resume="snap"), terminal_size=size, press=["f"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -12,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from table.seat import SeatError
+from tui.widgets.textfield import TextField
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -39,7 +41,11 @@ class SaveAsScreen(ModalScreen[str | None]):
     """Ask for a name and save under it; Enter saves, Esc cancels. ``save(name)`` does it
     and returns what to tell the player, or raises ``SeatError`` saying why not: the dialog
     then stays open with the reason, so the name can be corrected. Dismisses with the
-    sentence to tell, or None when cancelled."""
+    sentence to tell, or None when cancelled.
+
+    Keys typed with the Ctrl+S that opened it reach this screen before its field has focus
+    (the game screen binds Ctrl+S with priority, so they do not go to the board): they are
+    typed into the field, in order."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
@@ -51,9 +57,13 @@ class SaveAsScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Save this game as:")
-            yield Input(value=self.current, id="name")
+            yield TextField(value=self.current, id="name")
             yield Static("", id="refusal", markup=False)
             yield Static("[b]Enter[/b] save    [b]Esc[/b] cancel", classes="keys")
+
+    async def on_key(self, event: events.Key) -> None:
+        if await self.query_one(TextField).take(event):
+            event.stop()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         name = event.value.strip()

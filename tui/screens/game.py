@@ -19,28 +19,26 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
-from textual.screen import Screen
 
 import core
 from table.seat import GameSeat, SeatError, Update
 from tui import decisions, look, prompts
 from tui import draft as drafting
 from tui.draft import IDLE, Draft, Mode, Refusal
-from tui.messages import LoadRequested
+from tui.screens.game_menus import GameMenus
 from tui.widgets.actionbar import ActionBar, StatusLine
 from tui.widgets.board import Board
 from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
-from tui.widgets.region import RegionPicture, RegionView, new_cubes
+from tui.widgets.region import RegionPicture, RegionView, still_recent
 
-LOG_HISTORY = 30
-"""Actions of the history worded in the log when a game is opened or rewound."""
-DROPPABLE_KEYS = frozenset({"press", "option"})
-"""Key-bar entries left out first on a narrow terminal: the action bar lists these keys."""
+DROPPABLE_KEYS = (frozenset({"press", "option"}), frozenset({"save_as", "hint"}))
+"""Key-bar entries left out on a narrow terminal: first the keys the action bar lists,
+then Save as and Hint (the help names them), so that Log, Undo, Help and Quit show."""
 
 
-class GameScreen(Screen[None]):
+class GameScreen(GameMenus):
     """One game in progress (or finished: the board stays visible under the final scores)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -51,9 +49,12 @@ class GameScreen(Screen[None]):
         Binding("space,enter", "hurry", "Skip pause", show=False),
         Binding("u", "undo", "Undo"),
         Binding("U,ctrl+r", "redo", "Redo"),
-        Binding("ctrl+s", "save_as", "Save as"),
+        # Priority: the dialog opens before the keys typed with Ctrl+S are handed on.
+        Binding("ctrl+s", "save_as", "Save as", priority=True),
         Binding("T", "take_over", "Take over"),
         Binding("o", "load", "Load…", show=False),
+        Binding("pageup", "log('pageup')", "Log", key_display="PgUp"),
+        *[Binding(key, f"log('{key}')", "Log", show=False) for key in ("pagedown", "home", "end")],
         Binding("f", "final", "Scores"),
         Binding("slash", "hint", "Hint"),
         Binding("question_mark,f1", "help", "Help"),
@@ -78,11 +79,11 @@ class GameScreen(Screen[None]):
         yield StatusLine(id="status")
         yield Board(self.state, id="body")
         yield ActionBar(id="actions")
-        yield KeysBar(DROPPABLE_KEYS)
+        yield KeysBar(*DROPPABLE_KEYS)
 
     def on_mount(self) -> None:
         self.render_state()
-        self.query_one(RegionView).focus()
+        self.query_one(Board).aim(room=False)
         self.seat.listen(self.on_seat_update)
         self.call_after_refresh(self._log_history)  # not needed for the first frame
         self.run_worker(self.seat.run(), name="seat", group="seat", exclusive=True)
@@ -131,13 +132,19 @@ class GameScreen(Screen[None]):
         players = self.seat.players
         self.query_one(StatusLine).show(prompts.status_line(state, players, self.seat.status))
         prompt, options = prompts.decision(state, legal, mode, draft, players)
-        self.query_one(ActionBar).show(prompt, options if self.message is None else self.message)
+        options = options if self.message is None else self.message
+        self.query_one(ActionBar).show(prompt, options, prompts.survey_ranking(state))
 
     def _log_history(self) -> None:
         """The log rebuilt from the history: on opening a game, after undo or redo."""
-        self.query_one(LogView).tell_history(*self.seat.history(), LOG_HISTORY)
-        opening = f"Game {self.seat.name!r}, season {self.state.season}."
-        self.query_one(LogView).tell(self.state, opening)
+        log = self.query_one(LogView)
+        log.tell_history(*self.seat.history())
+        log.tell(self.state, f"Game {self.seat.name!r}, season {self.state.season}.")
+        self._mark_turn()
+
+    def _mark_turn(self) -> None:
+        if self.seat.decides_here(self.state.current_player):  # the log marks what others did
+            self.query_one(LogView).turn_of(self.state)
 
     # ---------------------------------------------------------------- keys (up)
 
@@ -161,10 +168,7 @@ class GameScreen(Screen[None]):
         elif isinstance(outcome, Draft):
             self.message = None
             self.draft = outcome
-            if outcome.step == "room":
-                self.query_one(MuseumView).focus()
-            else:
-                self.query_one(RegionView).focus()
+            self.query_one(Board).aim(room=outcome.step == "room")
         else:
             self.decide(outcome)
 
@@ -197,6 +201,9 @@ class GameScreen(Screen[None]):
     def action_hurry(self) -> None:
         self.seat.hurry()
 
+    def action_log(self, key: str) -> None:
+        self.query_one(LogView).scroll_by_key(key)
+
     # ---------------------------------------------------------------- playing
 
     def decide(self, action: core.Action) -> None:
@@ -215,7 +222,9 @@ class GameScreen(Screen[None]):
     def on_seat_update(self, update: Update) -> None:
         """The seat says what changed: log it, mark others' cubes, re-render, go on."""
         if update.problem:
-            self.notify(update.problem, title="Not saved", severity="error", timeout=8)
+            self.notify(
+                update.problem, title="Not saved", severity="error", timeout=8, markup=False
+            )
         log, before = self.query_one(LogView), update.before
         if update.kind == "rewound":
             self.recent = frozenset()
@@ -224,7 +233,8 @@ class GameScreen(Screen[None]):
             log.tell_action(before, update.action, update.events)
             # Others' cubes since this terminal's last decision stay marked: every reply shows.
             mine = self.seat.decides_here(before.current_player)
-            self.recent = frozenset() if mine else self.recent | new_cubes(before, self.state)
+            self.recent = frozenset() if mine else still_recent(self.recent, before, self.state)
+            self._mark_turn()
         if update.note:
             log.tell(self.state, update.note)
         if update.kind == "status":  # a half-built action survives a word changing
@@ -249,7 +259,7 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(FinalScreen(self.seat))
 
-    # ---------------------------------------------------------------- undo, hint, leaving
+    # ---------------------------------------------------------------- undo, hint
 
     def action_undo(self) -> None:
         self._try(self.seat.undo)
@@ -257,20 +267,8 @@ class GameScreen(Screen[None]):
     def action_redo(self) -> None:
         self._try(self.seat.redo)
 
-    def action_save_as(self) -> None:
-        from tui.screens.dialogs import SaveAsScreen
-
-        def saved(words: str | None) -> None:
-            if words:
-                self.notify(words)
-
-        self.app.push_screen(SaveAsScreen(self.seat.name, self.seat.save_as), saved)
-
     def action_take_over(self) -> None:
         self._try(self.seat.take_over)
-
-    def action_load(self) -> None:
-        self.post_message(LoadRequested())
 
     def action_hint(self) -> None:
         """What the hard computer player would do here, without playing it (in a thread)."""
@@ -287,17 +285,3 @@ class GameScreen(Screen[None]):
         if state is self.state and self.draft.step == "idle":
             self.message = Text(words, look.RECENT)
             self.render_state()
-
-    def action_help(self) -> None:
-        from tui.screens.help import HelpScreen
-
-        self.app.push_screen(HelpScreen())
-
-    def action_quit_game(self) -> None:
-        from tui.screens.dialogs import ConfirmScreen
-
-        def leave(yes: bool | None) -> None:
-            if yes:
-                self.app.exit()
-
-        self.app.push_screen(ConfirmScreen(prompts.quit_question(self.seat)), leave)

@@ -152,7 +152,9 @@ class LoadScreen(Screen[str | None]):
         if summary is None:
             return
         if summary.error is not None:
-            self.notify(summary.error, title="Cannot open", severity="error", timeout=10)
+            self.notify(
+                summary.error, title="Cannot open", severity="error", timeout=10, markup=False
+            )
         elif summary.finished:
             self.action_replay()
         else:
@@ -168,7 +170,7 @@ class LoadScreen(Screen[str | None]):
         try:
             session = self.store.watch(summary.name)  # replaying never takes the game
         except saves.SaveError as exc:
-            self.notify(str(exc), title="Cannot open", severity="error", timeout=10)
+            self.notify(str(exc), title="Cannot open", severity="error", timeout=10, markup=False)
             return
         session.close()
         self.app.push_screen(ReplayScreen(session))
@@ -202,7 +204,7 @@ class LoadScreen(Screen[str | None]):
         try:
             self.store.delete(name, force=force)
         except saves.SaveError as exc:
-            self.notify(str(exc), title="Cannot delete", severity="error", timeout=10)
+            self.notify(str(exc), title="Cannot delete", severity="error", timeout=10, markup=False)
         remaining = [n for n in names if n != name]
         self.refresh_list(keep=remaining[min(index, len(remaining) - 1)] if remaining else None)
 

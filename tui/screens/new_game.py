@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -17,13 +19,20 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 import core
+from tui.messages import LoadRequested
 from tui.widgets.cycler import Cycler
 from tui.widgets.keys import KeysBar
+from tui.widgets.textfield import TextField
 
 COLOURS = [c.value for c in core.Colour]
 SEAT_KINDS = ["human", "computer easy", "computer normal", "computer hard"]
 DEFAULT_NAMES = ["Ann", "Ben", "Cleo", "Dan"]
 MAX_SEATS = 4
+NEUTRAL_NOTE = "2 players: a neutral archaeologist (N) joins in"
+SEED_NOTE = "empty: a random deal; same number, same deal"
+NAME_CELLS = 12
+"""A name's width in terminal cells (not characters): the panels and tables are laid out
+for it."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,8 @@ class NewGameScreen(Screen[None]):
         Binding("escape", "cancel", "Back"),
         Binding("escape", "quit", "Quit"),
         Binding("question_mark,f1", "help", "Help"),
+        # o is typed into a name field; Ctrl+O opens the list from anywhere.
+        Binding("o,ctrl+o", "load", "Load…", key_display="o"),
         # q is typed into a name field when one has focus; Esc and ctrl+q work everywhere.
         Binding("q,ctrl+q", "quit", "Quit", show=False),
     ]
@@ -81,20 +92,22 @@ class NewGameScreen(Screen[None]):
             with Horizontal(classes="field"):
                 yield Static("Players", classes="label")
                 yield Cycler(["2", "3", "4"], 1, id="count")
+                yield Static(NEUTRAL_NOTE, id="neutral-note", classes="note")
             for seat in range(MAX_SEATS):
                 with Horizontal(classes="field seat", id=f"seat-{seat}"):
                     yield Static(f"Seat {seat + 1}", classes="label")
                     name = DEFAULT_NAMES[seat]
-                    yield Input(name, max_length=12, compact=True, id=f"name-{seat}")
+                    yield TextField(name, max_length=NAME_CELLS, compact=True, id=f"name-{seat}")
                     yield Cycler(COLOURS, seat, id=f"colour-{seat}")
                     yield Cycler(SEAT_KINDS, 0 if seat == 0 else 2, id=f"kind-{seat}")
             with Horizontal(classes="field"):
                 yield Static("Seed", classes="label")
                 seed = "" if self.seed is None else str(self.seed)
-                yield Input(seed, placeholder="random", max_length=9, compact=True, id="seed")
+                yield TextField(seed, placeholder="random", max_length=9, compact=True, id="seed")
+                yield Static(SEED_NOTE, classes="note")
             yield Static("", id="new-game-error")
             yield Static(
-                "Tab/↑↓ fields · ←/→ change · Enter starts · "
+                "Tab/↑↓ fields · ←→ change · Enter starts · o saved games · "
                 + ("Esc back to the game" if self.can_cancel else "Esc quits"),
                 classes="keys",
             )
@@ -120,6 +133,7 @@ class NewGameScreen(Screen[None]):
         count = self.player_count
         for seat in range(MAX_SEATS):
             self.query_one(f"#seat-{seat}").display = seat < count
+        self.query_one("#neutral-note").display = count == 2
 
     @property
     def player_count(self) -> int:
@@ -140,6 +154,12 @@ class NewGameScreen(Screen[None]):
         colours = [s.colour for s in seats]
         if len(set(colours)) != len(colours):
             return "Two players have the same colour: give each player a different colour."
+        wide = next((s.name for s in seats if cell_len(s.name) > NAME_CELLS), None)
+        if wide is not None:
+            return (
+                f"{wide!r} is too wide: a name fits in {NAME_CELLS} columns "
+                "(日本語 letters and most emoji take two)."
+            )
         names = [s.name.lower() for s in seats]
         if len(set(names)) != len(names):
             return "Two players have the same name: give each player a different name."
@@ -151,7 +171,8 @@ class NewGameScreen(Screen[None]):
     def action_start(self) -> None:
         choice = self.choice()
         if isinstance(choice, str):
-            self.query_one("#new-game-error", Static).update(f"[reverse]✗ {choice}[/reverse]")
+            # A Text, not markup: the reason quotes what was typed ('[b' must not be a tag).
+            self.query_one("#new-game-error", Static).update(Text(f"✗ {choice}", "reverse"))
             self.app.bell()
             return
         self.post_message(self.Chosen(choice))
@@ -163,6 +184,10 @@ class NewGameScreen(Screen[None]):
     def action_quit(self) -> None:
         """Leave the program: nothing has started, so nothing is lost."""
         self.app.exit()
+
+    def action_load(self) -> None:
+        """The saved games (finished ones to replay, too); Esc there comes back here."""
+        self.post_message(LoadRequested())
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen

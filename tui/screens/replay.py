@@ -20,6 +20,7 @@ from textual.widgets import OptionList, Static
 
 import core
 from core.region import WIDTH, rows_in, space_name
+from tui import look
 from tui.widgets.keys import KeysBar
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def players_text(state: core.GameState) -> Text:
         excavating = state.phase == core.Phase.EXCAVATION
         passed = " passed" if excavating and state.has_passed(seat) else ""
         line = (
-            f"{marker} {player.colour.letter} {player.name:<10.10} {points:>5} "
+            f"{marker} {player.colour.letter} {look.pad(player.name, 10)} {points:>5} "
             f"{player.stock:>3} {player.reserve:>3} {rooms:>5}{passed}"
         )
         text.append(line + "\n", style="bold" if marker == ">" else "")

@@ -1,4 +1,6 @@
-"""End-of-season summary and the final scores with their breakdown and the tie-break."""
+"""End-of-season summary and the final scores with their breakdown and the tie-break, each
+with pictures: the points after each season as bars and, at the end, where each player's
+points came from."""
 
 from __future__ import annotations
 
@@ -14,9 +16,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 import core
-from tui import look
+from tui import charts, look
 from tui.messages import NewGameRequested, ReplayRequested
 from tui.widgets.keys import KeysBar
+from tui.widgets.scores import SeasonChart, SourceBars
 
 if TYPE_CHECKING:
     from table.seat import GameSeat
@@ -44,6 +47,7 @@ class SeasonSummaryScreen(ModalScreen[None]):
         """The summary of ``season`` from the game's ``states`` (the last is the position
         now, at the start of the next season)."""
         super().__init__()
+        self.states = states
         self.now, self.season = states[-1], season
         self.start = next((s for s in states if s.season == season), self.now)
 
@@ -51,6 +55,8 @@ class SeasonSummaryScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog wide", id="season-summary"):
             yield Static(Text(f"Season {self.season} is over", style="bold"))
             yield Static(self._table())
+            yield Static(Text("Points after each season", style="bold"), classes="chart-title")
+            yield SeasonChart(self.now, charts.season_columns(self.states))
             yield Static(f"Season {self.now.season} begins: new parcels are dealt.", classes="keys")
             yield Static("[b]Enter[/b] continue", classes="keys")
 
@@ -84,6 +90,8 @@ class FinalScreen(Screen[None]):
         Binding("escape", "close", "See the board"),
         Binding("n", "new_game", "New game"),
         Binding("r", "replay", "Replay"),
+        Binding("down,pagedown", "scroll(1)", "Scroll", key_display="↓↑"),
+        Binding("up,pageup", "scroll(-1)", "Scroll", show=False),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -94,10 +102,16 @@ class FinalScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         scores = core.final_scores(self.state)
-        with VerticalScroll(id="final"):
+        with VerticalScroll(id="final", can_focus=False):  # the screen's keys scroll it
             yield Static(Text("Final scores", style="bold"))
-            yield Static(self._table(scores))
             yield Static(self._verdict(scores), id="verdict")
+            yield Static(Text("Where the points came from", style="bold"), classes="chart-title")
+            yield SourceBars(self.state)
+            yield Static(charts.source_legend())
+            yield Static(Text("Points after each season", style="bold"), classes="chart-title")
+            yield SeasonChart(self.state, charts.season_columns(self.seat.history()[0]))
+            yield Static(Text("In detail", style="bold"), classes="chart-title")
+            yield Static(self._table(scores))
             yield Static(
                 Text(
                     "Exhibition: points = cards × value of the best room held for the "
@@ -158,6 +172,10 @@ class FinalScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.app.pop_screen()
+
+    def action_scroll(self, direction: int) -> None:
+        final = self.query_one("#final")
+        final.scroll_relative(y=direction * max(final.size.height - 2, 1), animate=False)
 
     def action_new_game(self) -> None:
         self.post_message(NewGameRequested())

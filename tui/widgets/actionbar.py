@@ -7,9 +7,10 @@ from textual.widget import Widget
 
 
 class ActionBar(Widget):
-    """Set by the game screen: a prompt on one line (cut with an ellipsis if it must be)
-    and the options (or a refusal) below it, wrapped onto as many lines as they need so
-    that no option is ever hidden; the board above gives up the lines."""
+    """Set by the game screen: a prompt on one line (cut with an ellipsis if it must be),
+    maybe a line of detail the decision rests on (the survey's ranking), and the options
+    (or a refusal) below, wrapped onto as many lines as they need so that no option is
+    ever hidden; the board above gives up the lines."""
 
     DEFAULT_CSS = """
     ActionBar { height: auto; min-height: 2; }
@@ -18,32 +19,40 @@ class ActionBar(Widget):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._prompt = Text()
+        self._detail: Text | None = None
         self._options = Text()
 
-    def show(self, prompt: Text | str, options: Text | str = "") -> None:
+    def show(
+        self, prompt: Text | str, options: Text | str = "", detail: Text | None = None
+    ) -> None:
         prompt = prompt if isinstance(prompt, Text) else Text(prompt)
         options = options if isinstance(options, Text) else Text(options)
-        if (prompt, options) != (self._prompt, self._options):
-            lines = self._option_lines(self.size.width)
-            self._prompt, self._options = prompt, options
-            # A new layout only when the options need another number of lines.
-            self.refresh(layout=self._option_lines(self.size.width) != lines)
+        if (prompt, options, detail) != (self._prompt, self._options, self._detail):
+            lines = self._lines(self.size.width)
+            self._prompt, self._options, self._detail = prompt, options, detail
+            # A new layout only when the bar needs another number of lines.
+            self.refresh(layout=self._lines(self.size.width) != lines)
 
-    def _option_lines(self, width: int) -> int:
+    def _lines(self, width: int) -> int:
         width = max(width, 1)
-        return max(1, len(self._options.wrap(self.app.console, width)))
+        options = max(1, len(self._options.wrap(self.app.console, width)))
+        return 1 + (self._detail is not None) + options
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        return 1 + self._option_lines(width)
+        return self._lines(width)
 
     @property
     def text(self) -> str:
-        return f"{self._prompt.plain}\n{self._options.plain}"
+        detail = "" if self._detail is None else f"{self._detail.plain}\n"
+        return f"{self._prompt.plain}\n{detail}{self._options.plain}"
 
     def render(self) -> Text:
-        prompt = self._prompt.copy()
-        prompt.truncate(max(self.size.width, 1), overflow="ellipsis")
-        return Text("\n").join([prompt, self._options])
+        width = max(self.size.width, 1)
+        head = [self._prompt] if self._detail is None else [self._prompt, self._detail]
+        lines = [line.copy() for line in head]
+        for line in lines:
+            line.truncate(width, overflow="ellipsis")
+        return Text("\n").join([*lines, self._options])
 
 
 class StatusLine(Widget):

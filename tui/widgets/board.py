@@ -40,6 +40,14 @@ class Board(Horizontal):
     def on_resize(self) -> None:
         self.query_one(RegionView).set_roomy(self.app.size.width >= ROOMY_WIDTH)
 
+    def aim(self, room: bool) -> None:
+        """Give the keys to what the decision needs: the Museum while a room is chosen,
+        else the region. The other one cannot take focus, so Tab never moves it where the
+        decision is not (it once left the board for an invisible Museum cursor)."""
+        region, museum = self.query_one(RegionView), self.query_one(MuseumView)
+        region.can_focus, museum.can_focus = not room, room
+        (museum if room else region).focus()
+
     def show(self, picture: RegionPicture, rooms: frozenset[int] = frozenset()) -> None:
         """The position of ``picture`` everywhere; ``rooms``: the Museum rooms open to the
         room being chosen (bracketed), if one is."""

@@ -19,7 +19,7 @@ class Cycler(Widget, can_focus=True):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "step(-1)", "Change", show=False),
-        Binding("right,l,space", "step(1)", "Change"),
+        Binding("right,l,space", "step(1)", "Change", key_display="←→"),
     ]
 
     class Changed(Message):

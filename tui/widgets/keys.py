@@ -18,15 +18,16 @@ class KeysBar(Widget):
     """The shown, enabled bindings of the screen, one entry per action.
 
     When they do not all fit, the entries of the ``droppable`` actions (named without
-    their parameters, e.g. ``kind``) are left out first: the game screen's action keys,
-    which its action bar lists anyway, so that Undo, Help and Quit always show.
+    their parameters, e.g. ``kind``) are left out, group by group until the rest fits:
+    first the game screen's action keys, which its action bar lists anyway, then the
+    keys a player needs least, so that Undo, Help and Quit always show.
     """
 
     DEFAULT_CSS = """
     KeysBar { height: 1; dock: bottom; background: $panel; }
     """
 
-    def __init__(self, droppable: frozenset[str] = frozenset(), **kwargs) -> None:
+    def __init__(self, *droppable: frozenset[str], **kwargs) -> None:
         super().__init__(**kwargs)
         self.droppable = droppable
 
@@ -51,8 +52,10 @@ class KeysBar(Widget):
             entry.append(f" {self.app.get_key_display(binding)} ", KEY)
             entry.append(f" {binding.description}  ")
             entries.append((binding.action.partition("(")[0], entry))
-        if sum(e.cell_len for _, e in entries) > self.size.width:
-            entries = [(a, e) for a, e in entries if a not in self.droppable]
+        for group in self.droppable:
+            if sum(e.cell_len for _, e in entries) <= self.size.width:
+                break
+            entries = [(a, e) for a, e in entries if a not in group]
         text = Text(no_wrap=True, overflow="ellipsis")
         for _, entry in entries:
             text.append_text(entry)

@@ -39,7 +39,7 @@ class MuseumView(Widget, can_focus=True):
         Binding("left,h", "move(-1,0)", "Move", show=False),
         Binding("right,l", "move(1,0)", "Move", show=False),
         # The Museum has focus only while a room is being chosen, so hjkl are free here.
-        Binding("enter,space", "choose", "Book room"),
+        Binding("enter,space", "choose", "Choose room"),
     ]
 
     class RoomChosen(Message):

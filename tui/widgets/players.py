@@ -1,7 +1,9 @@
 """Player panels: name, letter, score, stock, reserve, and patron cards by patron.
 
 Cards show one mark each: ● untilted (usable; one won in a survey from next season on),
-○ tilted (spent until the season ends).
+○ tilted (spent until the season ends). The patronless card has no power: it shows as a
+plain ``*``. Once the game is over the points are the final totals (exhibition and
+series included), as on the final scores.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from tui import look
 
 USABLE = "●"
 TILTED = "○"
+NAME_CELLS = 9
+"""Terminal cells for a name (cut with … when wider): the panel keeps one line per row."""
 
 
 class PlayersView(Widget):
@@ -43,28 +47,32 @@ class PlayersView(Widget):
         return 2 * self._state.player_count
 
     def render(self) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        for seat in range(self._state.player_count):
+        state = self._state
+        points = [p.score for p in state.players]
+        if core.is_over(state):
+            points = [s.total for s in sorted(core.final_scores(state).players, key=_seat)]
+        text = Text()
+        for seat in range(state.player_count):
             if seat:
                 text.append("\n")
-            self._player(text, seat)
-        return text
+            self._player(text, seat, points[seat])
+        return look.fit_lines(text, self.size.width)
 
-    def _player(self, text: Text, seat: int) -> None:
+    def _player(self, text: Text, seat: int, points: int) -> None:
         state = self._state
         player = state.players[seat]
         deciding = state.current_player == seat
         text.append("▸" if deciding else " ", Style(bold=True))
         text.append(f"{player.colour.letter} ", look.player_style(player.colour))
-        text.append(f"{player.name[:9]:<9}", Style(bold=deciding))
-        text.append(f"{player.score:>3} pts", Style(bold=True))
-        text.append(f"  stock {player.stock:>2}  res {player.reserve:>2}")
-        if state.has_passed(seat) and state.phase is core.Phase.EXCAVATION:
-            text.append("  passed", look.DIM)
+        text.append(look.pad(player.name, NAME_CELLS), Style(bold=deciding))
+        text.append(f" {points:>3} pts", Style(bold=True))
+        text.append(f"  stock {player.stock:>2} res {player.reserve:>2}")
         text.append("\n   ")
         self._cards(text, player)
         if state.player_count == 2:
             text.append(f"  neutral {player.neutral_stock}", look.player_style(None))
+        if state.has_passed(seat) and state.phase is core.Phase.EXCAVATION:
+            text.append("  passed", look.DIM)
 
     def _cards(self, text: Text, player: core.PlayerState) -> None:
         counts: dict[core.Patron | None, list[str]] = {}
@@ -75,8 +83,14 @@ class PlayersView(Widget):
         if not counts:
             text.append("no cards", look.DIM)
             return
-        for patron in (*core.Patron, None):
+        for patron in core.Patron:
             if patron in counts:
                 style = look.patron_style(patron)
                 text.append(look.patron_letter(patron), style + Style(bold=True))
                 text.append("".join(sorted(counts[patron])) + " ", style)
+        if None in counts:  # no power to use, so no usable mark: its 5 was scored when taken
+            text.append(look.PATRONLESS_LETTER, look.DIM)
+
+
+def _seat(score: core.PlayerScore) -> int:
+    return score.seat

@@ -1,4 +1,5 @@
-"""The region: every space with its pyramid or cube, the parcels' cartouches, areas apart.
+"""The region: every space with its pyramid or cube, the parcels' cartouches, areas apart,
+and under it what the patron letters of the cartouches stand for.
 
 Line API widget: a cursor move repaints only the rows that changed, which keeps a move to
 a few hundred bytes over SSH. It renders from what the screen gives it (the state, the
@@ -11,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -25,6 +27,8 @@ from core.region import WIDTH, rows_in, spaces_of
 from tui import look
 
 Space = int
+_CONSOLE = Console(width=200, color_system="truecolor", legacy_windows=False)
+"""Only turns the legend's Text into segments (Text.render needs a console)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +45,13 @@ class RegionPicture:
 
 @dataclass(frozen=True, slots=True)
 class Metrics:
-    """Column widths: a space's cell and the gap holding the cartouche between a parcel's
-    two columns. Roomy when the widget may be wide."""
+    """Column widths: a space's cell, the gap holding the parcel's number and cartouche
+    between its two columns (three cells, so ``P10`` fits like ``P1``), and the line
+    between the two areas of a row. Roomy when the widget may be wide."""
 
     cell: int
     gap: int
+    area_line: str
 
     @property
     def parcel(self) -> int:
@@ -53,12 +59,12 @@ class Metrics:
 
     @property
     def width(self) -> int:
-        # row label (3) + 4 parcels + two thin parcel separators + the area separator (3)
-        return 3 + 4 * self.parcel + 2 + 3
+        # row label (3) + 4 parcels + two thin parcel lines + the line between the areas
+        return 3 + 4 * self.parcel + 2 + len(self.area_line)
 
 
-COMPACT = Metrics(cell=3, gap=2)
-ROOMY = Metrics(cell=5, gap=4)
+COMPACT = Metrics(cell=3, gap=3, area_line="┃")
+ROOMY = Metrics(cell=5, gap=4, area_line=" ┃ ")
 
 
 def new_cubes(before: core.GameState, after: core.GameState) -> frozenset[Space]:
@@ -69,6 +75,19 @@ def new_cubes(before: core.GameState, after: core.GameState) -> frozenset[Space]
     for old, now in zip(before.cubes, after.cubes, strict=True):
         new |= now & ~old
     return frozenset(spaces_of(new))
+
+
+def still_recent(
+    recent: frozenset[Space], before: core.GameState, after: core.GameState
+) -> frozenset[Space]:
+    """The cubes others placed since a decision here, after one more of their actions:
+    ``recent`` and the new cubes, less the spaces emptied since (a surveyed area's cubes
+    go back to their reserves; a new season starts with an empty region), which showed
+    as ``{·}`` on nothing."""
+    occupied = 0
+    for mask in after.cubes:
+        occupied |= mask
+    return frozenset(s for s in recent | new_cubes(before, after) if occupied >> s & 1)
 
 
 class RegionView(Widget, can_focus=True):
@@ -195,6 +214,7 @@ class RegionView(Widget, can_focus=True):
             if row and row % 3 == 0:
                 lines.append(self._separator())
             lines.append(self._row(row))
+        lines.append(self._legend())
         self._lines = lines
 
     def _row_of_line(self, y: int) -> int | None:
@@ -219,7 +239,7 @@ class RegionView(Widget, can_focus=True):
         m = self.metrics
         slot, side = divmod(col, 2)
         x = 3 + slot * m.parcel + side * (m.cell + m.gap)
-        return x + (slot >= 1) + (slot >= 2) * 3 + (slot >= 3)
+        return x + (slot >= 1) + (slot >= 2) * len(m.area_line) + (slot >= 3)
 
     def _header(self) -> Strip:
         m = self.metrics
@@ -228,17 +248,26 @@ class RegionView(Widget, can_focus=True):
             text[self._cell_x(col) + m.cell // 2] = "abcdefgh"[col]
         return Strip([Segment("".join(text), look.DIM)])
 
+    def _legend(self) -> Strip:
+        """The patron letters of the cartouches in words, under the region."""
+        width = self.metrics.width
+        legend = look.patron_legend(width)
+        indent = " " * min(3, width - legend.cell_len)  # under the row labels, if it fits
+        segments = [Segment(indent), *legend.render(_CONSOLE)]
+        # Every segment styled: the NO_COLOR filter cannot take a segment without a style.
+        return Strip([Segment(s.text, s.style or Style()) for s in segments])
+
     def _separator(self) -> Strip:
         m = self.metrics
-        left = 3 + 2 * m.parcel + 1
-        line = "   " + "─" * (left - 3) + "─╋─" + "─" * (2 * m.parcel + 1)
-        return Strip([Segment(line, look.DIM)])
+        half = "─" * (2 * m.parcel + 1)
+        cross = m.area_line.replace(" ", "─").replace("┃", "╋")
+        return Strip([Segment("   " + half + cross + half, look.DIM)])
 
     def _row(self, row: int) -> Strip:
         segments = [Segment(f"{row + 1:>2} ", look.DIM)]
         for slot in range(4):
             if slot == 2:
-                segments.append(Segment(" ┃ ", look.DIM))
+                segments.append(Segment(self.metrics.area_line, look.DIM))
             elif slot:
                 segments.append(Segment("│", look.DIM))
             parcel = (row // 3) * 4 + slot
@@ -257,9 +286,8 @@ class RegionView(Widget, can_focus=True):
         surveyed = state.survey_area == parcel // 2
         base = look.SURVEYED if surveyed else Style()
         if line == 0 and face >= 0:
-            label = f"P{parcel + 1}" if len(f"P{parcel + 1}") <= gap else str(parcel + 1)
             style = base + (look.SURVEYED_LABEL if surveyed else look.DIM)
-            return Segment(label.rjust(gap) if gap < 3 else label.center(gap), style)
+            return Segment(f"P{parcel + 1}".center(gap), style)
         if line != 1 or face < 0:
             fill = "░" if face < 0 and line == 1 else " "
             return Segment(fill * gap, base + look.DIM if face < 0 else base)

@@ -1,0 +1,49 @@
+"""The game screen's doors to other screens: save as, load, help, quit.
+
+A mixin of `GameScreen` (which binds the keys), kept apart so that the game screen holds
+only the playing of the game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.screen import Screen
+
+from tui import prompts
+from tui.messages import LoadRequested
+
+if TYPE_CHECKING:
+    from table.seat import GameSeat
+
+
+class GameMenus(Screen[None]):
+    """The dialogs and screens the game screen opens over the game."""
+
+    seat: GameSeat
+
+    def action_save_as(self) -> None:
+        from tui.screens.dialogs import SaveAsScreen
+
+        def saved(words: str | None) -> None:
+            if words:
+                self.notify(words, markup=False)
+
+        self.app.push_screen(SaveAsScreen(self.seat.name, self.seat.save_as), saved)
+
+    def action_load(self) -> None:
+        self.post_message(LoadRequested())
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_quit_game(self) -> None:
+        from tui.screens.dialogs import ConfirmScreen
+
+        def leave(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmScreen(prompts.quit_question(self.seat)), leave)

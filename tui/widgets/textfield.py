@@ -1,0 +1,46 @@
+"""A one-line text field that keeps the order of fast typing.
+
+Textual's `Input` types a printable key in its own key handler, but its editing keys
+(Backspace, Enter, the arrows, Ctrl+A…) are bindings, which Textual runs only once the key
+has bubbled up to the app. Keys that arrive together (a fast typist over SSH, `tmux
+send-keys`) are each handed to the field before the first binding has run, so letters
+overtake the Backspaces and the Enter before them: "30 Backspaces, `my save 1`, Enter" sent
+at once saved "my s", or an empty name. This field runs its own bindings at once, in the
+order the keys came.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.binding import BindingsMap
+from textual.widgets import Input
+
+_BOUND = BindingsMap(Input.BINDINGS).key_to_bindings
+"""The editing keys of `Input`, with their actions."""
+
+
+class TextField(Input):
+    """An `Input` whose editing keys act in typing order (see the module docstring)."""
+
+    async def on_key(self, event: events.Key) -> None:
+        if not event.is_printable and await self.take(event):
+            event.stop()
+            event.prevent_default()  # Input's own handler would see it again
+
+    async def take(self, event: events.Key) -> bool:
+        """Apply ``event`` to the field now: a printable key is typed (over the selection),
+        an editing key runs its action. Returns False for any other key (Esc, Tab…).
+
+        A screen calls this for keys that reached it before the field had focus."""
+        if event.is_printable and event.character is not None:
+            selection = self.selection
+            if selection.is_empty:
+                self.insert_text_at_cursor(event.character)
+            else:
+                self.replace(event.character, *selection)
+            return True
+        for key in (event.key, *event.aliases):
+            for binding in _BOUND.get(key, ()):
+                await self.run_action(binding.action)
+                return True
+        return False
