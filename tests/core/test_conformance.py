@@ -17,7 +17,7 @@ from core.region import face_card
 from core.state import CUBES_PER_COLOUR, GameState
 
 MAX_DECISIONS = 1000  # a game is ~150 decisions; far beyond that means it never ends
-GAMES_PER_COUNT = 700  # x 3 player counts: the normal suite plays 2,100 games
+GAMES_PER_COUNT = 500  # x 3 player counts: the normal suite plays 1,500 games
 SLOW_GAMES_PER_COUNT = 3400  # the slow run: 10,200 games
 
 _encoder = msgspec.json.Encoder()
