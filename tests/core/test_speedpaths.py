@@ -94,11 +94,15 @@ def test_every_action_text_round_trips() -> None:
     assert seen > 1000
 
 
-def test_memoised_moves_match_moves_worked_out_cold() -> None:
+@pytest.mark.parametrize(
+    "games", [3, pytest.param(12, marks=pytest.mark.slow)], ids=["3-games", "12-games"]
+)
+def test_memoised_moves_match_moves_worked_out_cold(games: int) -> None:
     """Tables filled over earlier games (other hands, Museums, regions) never leak a stale
-    entry: every decision lists the same moves as with all memos emptied first."""
+    entry: every decision lists the same moves as with all memos emptied first (emptying
+    every memo is slow: the fast suite plays each number of players once)."""
     rng = random.Random(5)
-    for game in range(3):  # each number of players once: emptying every memo is slow
+    for game in range(games):
         state = core.new_game(2 + game % 3, 100 + game)
         while not core.is_over(state):
             warm = legal_codes(state)
