@@ -47,17 +47,18 @@ def usable_keys(legal: tuple[core.Action, ...]) -> list[str]:
     return _last_usable[1]
 
 
+KEY_CHOICES = {
+    "a": core.Choice.START, "b": core.Choice.EXTEND, "p": core.Choice.PASS,
+    "v": core.Choice.VIOLET, "l": core.Choice.LEMON, "s": core.Choice.BROWN,
+    "k": core.Choice.BLACKMORE, "t": core.Choice.TANGERINE, "n": core.Choice.NEUTRAL_ONE,
+    "m": core.Choice.NEUTRAL_TWO, "x": core.Choice.NO_NEUTRAL,
+}  # fmt: skip
+"""The choice of core each action key makes."""
+
+
 def _usable_keys(legal: tuple[core.Action, ...]) -> list[str]:
-    whole = {"p": core.Pass, "s": core.Brown, "x": core.NeutralSkip}
-    keys = []
-    for key in KEY_LABELS:
-        if key in whole:
-            usable = any(isinstance(a, whole[key]) for a in legal)
-        else:
-            usable = bool(placement.kinds_for_key(legal, key))
-        if usable:
-            keys.append(key)
-    return keys
+    kinds = placement.legal_kinds(legal)
+    return [key for key in KEY_LABELS if not kinds.isdisjoint(KEY_CHOICES[key].kinds)]
 
 
 def survey_options(state: core.GameState, legal: tuple[core.Action, ...]) -> list[Option]:
@@ -105,9 +106,8 @@ def area_ranking(state: core.GameState) -> list[tuple[int, int]]:
     if state.survey_area < 0:
         return []
     mask = AREA_MASK[state.survey_area]
-    count = state.player_count
     return [
-        (seat, (state.cubes[count if seat == core.NEUTRAL else seat] & mask).bit_count())
+        (seat, (state.cubes[core.cube_index(state, seat)] & mask).bit_count())
         for seat in ranking(state, state.survey_area)
     ]
 
@@ -118,29 +118,18 @@ def rooms_for(legal: tuple[core.Action, ...], action_type: type) -> frozenset[in
     return frozenset(a.room for a in rooms if isinstance(a, core.Brown | core.BookRoom))
 
 
+KEY_HINTS = {
+    "your stock is empty: you can only pass": " (p)",
+    "first place neutral cubes, or choose to place none": " (n or m), or x",
+    "you have no cube on the region to extend from: start one first": " (a)",
+}
+"""The keys to add to some of core's reasons (core names no key)."""
+
+
 def why_not(state: core.GameState, key: str) -> str:
-    """Why the action key ``key`` leads to no legal action now, in a player's words."""
+    """Why the action key ``key`` leads to no legal action now: core's reason, with the key
+    to press instead where there is one."""
     if state.phase is core.Phase.SURVEY:
         return "it is the survey: pick an option with its number"
-    if state.neutral_pending:
-        return "first place neutral cubes (n or m), or none (x)"
-    if key in ("n", "m", "x"):
-        return "neutral cubes are placed only after a start or an extension, with 2 players"
-    player = state.players[state.current]
-    if key == "p":
-        return "you cannot pass now"
-    if player.stock == 0:
-        return "your stock is empty: you can only pass (p)"
-    if key in PATRON_KEYS:
-        patron = PATRON_KEYS[key]
-        usable = {core.CARDS[c].patron for c in player.cards if c not in player.tilted}
-        if patron not in usable:
-            return f"you have no untilted {patron.title} card"
-        return f"{patron.title}'s power has no legal use now"
-    if key == "b":
-        if player.stock < 2:
-            return "extending needs 2 cubes in your stock"
-        if not state.cubes[state.current]:
-            return "you have no cube on the region to extend from: start one first (a)"
-        return "there is no free space next to your cubes"
-    return "that action is not possible now"
+    reason = core.why_not_kind(state, KEY_CHOICES[key]) or "that action is not possible now"
+    return reason + KEY_HINTS.get(reason, "")

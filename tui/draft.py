@@ -121,7 +121,7 @@ def choose_space(
     kind = draft.kind
     if kind is None:
         return draft
-    if space not in next_spaces(draft, legal):
+    if space not in next_spaces(draft, state):
         return Refusal(placement.refusal(state, kind, draft.placed, space))
     placed = (*draft.placed, space)
     if len(placed) < kind.cubes:
@@ -152,11 +152,11 @@ def back(draft: Draft) -> Draft:
     return IDLE
 
 
-def next_spaces(draft: Draft, legal: tuple[core.Action, ...]) -> frozenset[int]:
+def next_spaces(draft: Draft, state: core.GameState) -> frozenset[int]:
     """Where the next cube of the placement may go (empty when not placing)."""
     if draft.kind is None:
         return frozenset()
-    return frozenset(placement.next_spaces(legal, draft.kind, draft.placed))
+    return placement.next_spaces(state, draft.kind, draft.placed)
 
 
 def open_rooms(draft: Draft, legal: tuple[core.Action, ...]) -> frozenset[int]:

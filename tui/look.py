@@ -104,22 +104,21 @@ def card_cartouche(card_id: int) -> str:
 
 
 def seat_letter(state: core.GameState, seat: int) -> str:
-    """A seat's letter: its colour's initial, or N for the neutral (seat NEUTRAL or index 2
-    of the cube masks in a 2-player game)."""
-    if seat == core.NEUTRAL or seat >= state.player_count:
+    """A seat's letter: its colour's initial, or N for the neutral (``core.NEUTRAL``)."""
+    if seat == core.NEUTRAL:
         return NEUTRAL_LETTER
     return state.players[seat].colour.letter
 
 
 def seat_style(state: core.GameState, seat: int) -> Style:
-    if seat == core.NEUTRAL or seat >= state.player_count:
+    if seat == core.NEUTRAL:
         return player_style(None)
     return player_style(state.players[seat].colour)
 
 
 def seat_name(state: core.GameState, seat: int) -> str:
     """``Ann (B)``: a player's name with their letter, or ``the neutral``."""
-    if seat == core.NEUTRAL or seat >= state.player_count:
+    if seat == core.NEUTRAL:
         return "the neutral (N)"
     player = state.players[seat]
     return f"{player.name} ({player.colour.letter})"

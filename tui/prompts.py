@@ -53,7 +53,7 @@ def decision(
         return f"Waiting for {who} to decide…", Text("")
     if mode is Mode.PLACE and draft.kind is not None:
         kind, n = draft.kind, len(draft.placed) + 1
-        count = len(next_spaces(draft, legal))
+        count = len(next_spaces(draft, state))
         return f"{who}: {kind.label}, cube {n} of {kind.cubes}.", Text(
             f"arrows/hjkl move · Enter places · Esc backs out · "
             f"{count} spaces [·] can take it", look.DIM,

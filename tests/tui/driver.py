@@ -73,8 +73,8 @@ class KeyPlayer:
             await self.place(action)
 
     async def place(self, action: core.Action) -> None:
-        spaces = placement.spaces_of(action)
-        kind = next(k for k in placement.KINDS if k.matches(action))
+        spaces = core.placed_spaces(action)
+        kind = next(k for k in placement.KINDS if k.kind == core.action_kind(action))
         await self.pilot.press(kind.key)
         if self.game.mode is Mode.VARIANT:
             await self.pilot.press("a" if kind.cubes == 1 else "b")

@@ -85,7 +85,7 @@ class TestPlacing:
         pyramid = min(core.region.spaces_of(state.pyramids))
         refusal = d.choose_space(draft, pyramid, state, legal)
         assert isinstance(refusal, Refusal) and "pyramid" in refusal.reason
-        free = min(d.next_spaces(draft, legal))
+        free = min(d.next_spaces(draft, state))
         assert d.choose_space(draft, free, state, legal) == core.Excavate(free)
 
     def test_an_extension_builds_cube_by_cube_and_esc_takes_back(self) -> None:
@@ -96,7 +96,7 @@ class TestPlacing:
         assert isinstance(draft, Draft) and draft.kind == placement.EXTEND
         half = d.choose_space(draft, extend.first, state, legal)
         assert isinstance(half, Draft) and half.placed == (extend.first,)
-        assert extend.second in d.next_spaces(half, legal)
+        assert extend.second in d.next_spaces(half, state)
         assert d.choose_space(half, extend.second, state, legal) == extend
         assert d.back(half) == draft  # Esc takes back the cube…
         assert d.back(draft) == IDLE  # …then leaves the action
@@ -110,7 +110,7 @@ class TestPlacing:
         half = d.choose_space(draft, extend.first, state, legal)
         assert isinstance(half, Draft)
         far = next(
-            s for s in range(48) if s not in d.next_spaces(half, legal) and s != extend.first
+            s for s in range(48) if s not in d.next_spaces(half, state) and s != extend.first
         )
         outcome = d.choose_space(half, far, state, legal)
         assert isinstance(outcome, Refusal) and outcome.reason

@@ -10,7 +10,6 @@ import core
 from core.region import WIDTH, space_name
 from tests.tui.conftest import HOT_SEAT_2, app_for, play_until, session_for, session_of, settle
 from tests.tui.driver import KeyPlayer
-from tui import placement
 from tui.draft import Mode
 from tui.screens.game import GameScreen
 from tui.widgets.actionbar import ActionBar
@@ -69,7 +68,7 @@ async def test_each_patron_through_its_key(store, kind) -> None:
 
     def pick(legal):
         mine = [a for a in legal if isinstance(a, kind)]
-        return max(mine, key=lambda a: len(placement.spaces_of(a)))
+        return max(mine, key=lambda a: len(core.placed_spaces(a)))
 
     action, saved = await play_first(store, _hot3(), 3, first_of(kind), pick, positions_seed=2)
     assert saved.actions[-1] == action

@@ -15,7 +15,8 @@ import core
 import saves
 from tests.tui.conftest import toasts
 from tui.screens.load import LoadScreen
-from tui.screens.replay import ReplayScreen, text_region
+from tui.screens.replay import ReplayScreen
+from tui.widgets.region import RegionView
 
 SIZE = (80, 24)
 SEATS = [
@@ -211,25 +212,9 @@ async def test_replay_board_follows_the_state(store: saves.SaveStore) -> None:
     async with app.run_test(size=SIZE):
         screen = app.screen
         assert isinstance(screen, ReplayScreen) and screen.position == 5
-        region = screen.query_one("#replay-region")
-        picture = getattr(region, "picture", None)
-        if picture is not None:
-            assert picture.state == session.state
-        else:
-            assert str(region.render()) == text_region(session.state)
+        assert screen.query_one("#replay-region", RegionView).picture.state == session.state
         players = str(screen.query_one("#replay-players", Static).render())
         assert all(seat.name in players for seat in SEATS)
-
-
-def test_text_region_shows_cubes_and_pyramids() -> None:
-    """The text fallback draws a letter per cube and ▲ for pyramids."""
-    state = core.new_game(2, 5)
-    action = next(a for a in core.legal_actions(state) if isinstance(a, core.Excavate))
-    after = core.apply_action(state, action)
-    picture = text_region(after)
-    letter = after.players[state.current].colour.letter
-    assert picture.count(letter) == 1 + text_region(state).count(letter)
-    assert "▲" in picture or after.pyramids == 0
 
 
 def test_replay_needs_matching_states_and_actions() -> None:

@@ -1,4 +1,5 @@
-"""The half-built action logic: next legal spaces come from core.legal_actions prefixes."""
+"""The placements the keys pick: each is core's action kind, its next spaces and refusals
+are core's answers, and the action it builds is of its kind."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def test_next_spaces_are_exactly_the_prefixes_of_legal_actions() -> None:
     state = _position(3, lambda s, legal: any(isinstance(a, core.Tangerine) for a in legal))
     legal = core.legal_actions(state)
     kind = placement.TANGERINE
-    wanted = {placement.spaces_of(a) for a in legal if kind.matches(a)}
+    wanted = {core.placed_spaces(a) for a in legal if core.action_kind(a) == kind.kind}
     built: set[tuple[int, ...]] = set()
     frontier: list[tuple[int, ...]] = [()]
     while frontier:
@@ -34,14 +35,14 @@ def test_next_spaces_are_exactly_the_prefixes_of_legal_actions() -> None:
         if len(prefix) == kind.cubes:
             built.add(prefix)
             continue
-        frontier.extend((*prefix, s) for s in placement.next_spaces(legal, kind, prefix))
+        frontier.extend((*prefix, s) for s in placement.next_spaces(state, kind, prefix))
     assert built == wanted and wanted
 
 
 def test_kinds_for_a_patron_key_list_only_its_usable_forms() -> None:
     state = _position(3, lambda s, legal: any(isinstance(a, core.Violet) for a in legal))
     kinds = placement.kinds_for_key(core.legal_actions(state), "v")
-    assert kinds and all(k.action_type is core.Violet for k in kinds)
+    assert kinds and all(isinstance(k.build((0, 1)[: k.cubes]), core.Violet) for k in kinds)
     assert placement.kinds_for_key(core.legal_actions(state), "z") == []
 
 
@@ -66,3 +67,11 @@ def test_refusals_name_the_space_and_the_reason() -> None:
     assert placement.refusal(state, placement.EXTEND, (first,), far).endswith(
         f"is not next to {space_name(first)}"
     )
+
+
+def test_each_kind_builds_an_action_of_its_kind_with_its_cubes() -> None:
+    spaces = (9, 10, 11)
+    for kind in placement.KINDS:
+        action = kind.build(spaces[: kind.cubes])
+        assert core.action_kind(action) == kind.kind, kind
+        assert core.placed_spaces(action) == spaces[: kind.cubes]

@@ -125,7 +125,7 @@ class GameScreen(GameMenus):
         """Hand the board and the bars what they show, from the seat and the draft."""
         state, draft, legal, mode = self.state, self.draft, self.legal, self.mode
         placing = mode is Mode.PLACE
-        spaces = drafting.next_spaces(draft, legal) if placing else frozenset()
+        spaces = drafting.next_spaces(draft, state) if placing else frozenset()
         rooms = drafting.open_rooms(draft, legal) if mode is Mode.ROOM else frozenset()
         picture = RegionPicture(state, spaces, draft.placed, placing, self.recent)
         self.query_one(Board).show(picture, rooms)
@@ -180,7 +180,7 @@ class GameScreen(GameMenus):
 
     def action_press(self, key: str) -> None:
         self.step(drafting.press(self.draft, key, self.state, self.legal))
-        self.query_one(RegionView).move_near(drafting.next_spaces(self.draft, self.legal))
+        self.query_one(RegionView).move_near(drafting.next_spaces(self.draft, self.state))
 
     def action_option(self, number: int) -> None:
         self.step(drafting.pick_option(self.draft, number, self.state, self.legal))

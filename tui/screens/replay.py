@@ -2,7 +2,7 @@
 
 The board (the region and the players) shows the position after the highlighted action of
 the log; both move together. Nothing is written: replay reads the session's states only.
-The region is drawn by the game's own `RegionView` when it can be imported, else as text.
+The region is drawn by the game's own `RegionView`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
 import core
-from core.region import WIDTH, rows_in, space_name
 from tui import look
 from tui.widgets.keys import KeysBar
+from tui.widgets.region import RegionPicture, RegionView
 
 if TYPE_CHECKING:
     import saves
@@ -38,27 +37,6 @@ def describe(state: core.GameState, action: core.Action) -> str:
         return describe_action(state, action)
     except (ValueError, IndexError, KeyError):
         return core.format_action(action)
-
-
-def text_region(state: core.GameState) -> str:
-    """A plain-text picture of the region: a letter per cube, ▲ a pyramid, · a free space."""
-    rows = rows_in(len(state.region))
-    lines = ["   " + " ".join(chr(ord("a") + col) for col in range(WIDTH))]
-    for row in range(rows):
-        cells = []
-        for col in range(WIDTH):
-            space = row * WIDTH + col
-            cells.append(_cell(state, space))
-        lines.append(f"{space_name(row * WIDTH)[1:]:>2} " + " ".join(cells))
-    return "\n".join(lines) if rows else "(no region: the game is over)"
-
-
-def _cell(state: core.GameState, space: int) -> str:
-    bit = 1 << space
-    for seat, mask in enumerate(state.cubes):
-        if mask & bit:
-            return "N" if seat >= len(state.players) else state.players[seat].colour.letter
-    return "▲" if state.pyramids & bit else "·"
 
 
 def players_text(state: core.GameState) -> Text:
@@ -82,17 +60,6 @@ def players_text(state: core.GameState) -> Text:
         winners = core.final_scores(state).winners
         text.append("Won by " + " & ".join(state.players[s].name for s in winners), "bold")
     return text
-
-
-def _board_widget(state: core.GameState) -> Widget:
-    """The game's region widget if it can be used here, else a text picture."""
-    try:
-        from tui.widgets.region import RegionPicture, RegionView
-    except ImportError:
-        return Static(text_region(state), id="replay-region", markup=False)
-    region = RegionView(RegionPicture(state), id="replay-region")
-    region.can_focus = False  # its arrow keys move a placement cursor; here they step
-    return region
 
 
 class ReplayScreen(Screen[None]):
@@ -147,7 +114,9 @@ class ReplayScreen(Screen[None]):
         yield Static(id="replay-status", markup=False)
         with Horizontal(id="replay-body"):
             with Vertical(id="replay-board"):
-                yield _board_widget(self.states[self.position])
+                region = RegionView(RegionPicture(self.state), id="replay-region")
+                region.can_focus = False  # its arrows move a placement cursor; here they step
+                yield region
                 yield Static(id="replay-players")
             log = OptionList(*self._log_lines(), id="replay-log")
             log.can_focus = False
@@ -200,14 +169,7 @@ class ReplayScreen(Screen[None]):
         """Put the board and the log in step with ``position``."""
         state = self.state
         self.query_one("#replay-status", Static).update(self._status(state))
-        board = self.query_one("#replay-region")
-        if isinstance(board, Static):
-            board.update(text_region(state))
-        else:
-            from tui.widgets.region import RegionPicture, RegionView
-
-            assert isinstance(board, RegionView)
-            board.picture = RegionPicture(state)
+        self.query_one("#replay-region", RegionView).picture = RegionPicture(state)
         self.query_one("#replay-players", Static).update(players_text(state))
         log = self.query_one(OptionList)
         log.highlighted = self.position - 1 if self.position else None

@@ -23,7 +23,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 import core
-from core.region import WIDTH, rows_in, spaces_of
+from core.region import WIDTH, area_of, rows_in, spaces_of
 from tui import look
 
 Space = int
@@ -299,7 +299,7 @@ class RegionView(Widget, can_focus=True):
         picture = self._picture
         state = picture.state
         glyph, style = look.EMPTY, look.DIM
-        for seat, mask in enumerate(state.cubes):
+        for seat, mask in zip(core.cube_holders(state), state.cubes, strict=True):
             if mask >> space & 1:
                 glyph, style = look.seat_letter(state, seat), look.seat_style(state, seat)
                 break
@@ -317,7 +317,7 @@ class RegionView(Widget, can_focus=True):
         elif space in picture.recent:
             style = style + look.RECENT
             left, right = "{", "}"
-        if state.survey_area >= 0 and _area(space) == state.survey_area:
+        if state.survey_area >= 0 and area_of(space) == state.survey_area:
             style = look.SURVEYED + style
         if space == self.cursor and self.has_focus_within_screen:
             style = style + look.CURSOR
@@ -339,11 +339,6 @@ class RegionView(Widget, can_focus=True):
         self._repaint()
 
 
-def _area(space: Space) -> int:
-    row, col = divmod(space, WIDTH)
-    return (row // 3) * 2 + col // 4
-
-
 def _placer(state: core.GameState) -> int:
     """Whose cubes the half-built action places: the neutral's during neutral placement."""
-    return state.player_count if state.neutral_pending else state.current
+    return core.NEUTRAL if state.neutral_pending else state.current
