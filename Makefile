@@ -25,10 +25,9 @@ PIP_CAN_TARGET = import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(
 
 # Lint only the folders that exist, so the Makefile works while the tree grows.
 LINT_PATHS = $(wildcard core saves table tui tests bench requirements)
-# What mypy checks: core, saves, table, bench and requirements strict; tests with the relaxed
-# settings of their [[tool.mypy.overrides]] in pyproject.toml. tui joins, strict, by adding
-# it here.
-TYPED_PATHS = $(wildcard core saves table bench requirements tests)
+# What mypy checks: core, saves, table, tui, bench and requirements strict; tests with the
+# relaxed settings of their [[tool.mypy.overrides]] in pyproject.toml.
+TYPED_PATHS = $(wildcard core saves table tui bench requirements tests)
 BENCH_SCRIPTS = $(sort $(wildcard bench/bench_*.py))
 # pytest-xdist (plain `.venv/bin/pytest` still runs in one process).
 # One worker more than there are cores: the UI tests wait on their apps and on real

@@ -15,6 +15,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import saves
 
 SSH_ESCDELAY_MS = "400"
 """Over SSH an Esc and the bytes of an arrow key can arrive apart; wait longer for them."""
@@ -68,7 +72,7 @@ def print_saves(folder_option: str | None) -> int:
     return 0
 
 
-def _row_line(row) -> str:
+def _row_line(row: saves.SaveSummary) -> str:
     if row.error:
         return f"  {row.name:<24} damaged: {row.error}"
     state = "finished" if row.finished else f"season {row.season}"

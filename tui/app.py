@@ -14,12 +14,12 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 
 from tui.messages import LoadRequested, NewGameRequested, ReplayRequested
 
@@ -84,7 +84,7 @@ class MykerinosApp(App[None]):
         except saves.SaveError as exc:
             self.load_error = str(exc)
 
-    def get_default_screen(self):
+    def get_default_screen(self) -> Screen[Any]:
         if self.session is not None:
             return self._game_screen(self.session)
         return super().get_default_screen()
@@ -219,7 +219,7 @@ class MykerinosApp(App[None]):
 
     # ---------------------------------------------------------------- flow between screens
 
-    def show_main(self, screen) -> None:
+    def show_main(self, screen: Screen[Any]) -> None:
         """Make ``screen`` the one screen in view, above the app's base screen (which is the
         resumed game when the app started with one: it is stopped, never popped); the
         too-small guard is put back on top if needed."""

@@ -70,8 +70,9 @@ def patron_letter(patron: core.Patron | None) -> str:
     return PATRON_LETTER[patron] if patron is not None else PATRONLESS_LETTER
 
 
-LEGEND_FORMS = (
-    {**{p: p.name.title() for p in core.Patron}, None: "no patron"},
+_FULL: dict[core.Patron | None, str] = {p: p.name.title() for p in core.Patron}
+LEGEND_FORMS: tuple[dict[core.Patron | None, str], ...] = (
+    {**_FULL, None: "no patron"},
     {core.Patron.BROWN: "Sir Brown", core.Patron.BLACKMORE: "Mrs. Blackmore", None: "no patron"},
     {core.Patron.BROWN: "Brown", core.Patron.BLACKMORE: "Blackmore", None: "none"},
 )

@@ -20,6 +20,7 @@ import os
 import selectors
 import signal
 from codecs import getincrementaldecoder
+from collections.abc import Callable
 
 from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
@@ -59,7 +60,7 @@ class TerminalDriver(LinuxDriver):
         except OSError:
             return b""
 
-    def _feed(self, parser: XTermParser, decode, data: bytes) -> bool:
+    def _feed(self, parser: XTermParser, decode: Callable[[bytes], str], data: bytes) -> bool:
         """Turn ``data`` into key events; False at the end of input."""
         if not data:
             return False

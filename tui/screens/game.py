@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
@@ -153,7 +153,7 @@ class GameScreen(GameMenus):
         parameter = parameters[0] if parameters else None
         return drafting.allows(action, parameter, self.mode, self.seat)
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         """An action key with nothing legal behind it says why (its binding is disabled)."""
         key = event.key
         usable = decisions.usable_keys(self.legal)

@@ -7,7 +7,7 @@ fields, ←/→ change a choice, Enter starts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 import core
+from core.ai import Level
 from tui.messages import LoadRequested
 from tui.widgets.cycler import Cycler
 from tui.widgets.keys import KeysBar
@@ -40,7 +41,7 @@ class SeatChoice:
     name: str
     colour: core.Colour
     kind: str
-    level: str | None
+    level: Level | None
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ class NewGameScreen(Screen[None]):
             name = self.query_one(f"#name-{seat}", Input).value.strip() or DEFAULT_NAMES[seat]
             colour = core.Colour(self.query_one(f"#colour-{seat}", Cycler).value)
             kind, _, level = self.query_one(f"#kind-{seat}", Cycler).value.partition(" ")
-            seats.append(SeatChoice(name, colour, kind, level or None))
+            seats.append(SeatChoice(name, colour, kind, cast(Level, level) if level else None))
         colours = [s.colour for s in seats]
         if len(set(colours)) != len(colours):
             return "Two players have the same colour: give each player a different colour."

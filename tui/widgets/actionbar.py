@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 
@@ -16,7 +19,7 @@ class ActionBar(Widget):
     ActionBar { height: auto; min-height: 2; }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._prompt = Text()
         self._detail: Text | None = None
@@ -38,7 +41,7 @@ class ActionBar(Widget):
         options = max(1, len(self._options.wrap(self.app.console, width)))
         return 1 + (self._detail is not None) + options
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self._lines(width)
 
     @property
@@ -62,7 +65,7 @@ class StatusLine(Widget):
     StatusLine { height: 1; }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._text = Text()
 

@@ -3,6 +3,8 @@ the passing scale and the Museum on the right. It renders what it is handed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
@@ -20,7 +22,7 @@ ROOMY_WIDTH = 110
 class Board(Horizontal):
     """Every widget of the table; :meth:`show` hands each its part."""
 
-    def __init__(self, state: core.GameState, **kwargs) -> None:
+    def __init__(self, state: core.GameState, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._state = state
 

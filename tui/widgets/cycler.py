@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
@@ -33,7 +34,7 @@ class Cycler(Widget, can_focus=True):
         def control(self) -> Cycler:
             return self.cycler
 
-    def __init__(self, options: list[str], index: int = 0, **kwargs) -> None:
+    def __init__(self, options: list[str], index: int = 0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.options = options
         self.index = index
@@ -47,7 +48,7 @@ class Cycler(Widget, can_focus=True):
         self.index = self.options.index(value)
         self.refresh(layout=True)
 
-    def get_content_width(self, container, viewport) -> int:
+    def get_content_width(self, container: Size, viewport: Size) -> int:
         return 4 + max(len(o) for o in self.options)
 
     def render(self) -> Text:

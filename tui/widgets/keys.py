@@ -7,8 +7,11 @@ bindings, filtered by each node's `check_action`) as one line of text.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
+from textual.screen import Screen
 from textual.widget import Widget
 
 KEY = Style(bold=True, reverse=True)
@@ -27,7 +30,7 @@ class KeysBar(Widget):
     KeysBar { height: 1; dock: bottom; background: $panel; }
     """
 
-    def __init__(self, *droppable: frozenset[str], **kwargs) -> None:
+    def __init__(self, *droppable: frozenset[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.droppable = droppable
 
@@ -37,7 +40,7 @@ class KeysBar(Widget):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def _bindings_changed(self, _screen) -> None:
+    def _bindings_changed(self, _screen: Screen[Any]) -> None:
         self.refresh()
 
     def render(self) -> Text:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -41,7 +42,7 @@ class LogView(Widget):
     LogView { height: 1fr; }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.entries: list[Entry] = []
         self.top: int | None = None

@@ -7,11 +7,12 @@ moves over the rooms; choosing posts `MuseumView.RoomChosen`.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
@@ -49,7 +50,7 @@ class MuseumView(Widget, can_focus=True):
             self.room = room
             super().__init__()
 
-    def __init__(self, state: core.GameState, **kwargs) -> None:
+    def __init__(self, state: core.GameState, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._state = state
         self.legal: frozenset[int] = frozenset()
@@ -70,7 +71,7 @@ class MuseumView(Widget, can_focus=True):
     def room(self) -> int:
         return room_at(*self.cursor)
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return WINGS + 1
 
     def action_move(self, dx: int, dy: int) -> None:

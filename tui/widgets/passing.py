@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.widget import Widget
 
@@ -16,7 +18,7 @@ class PassingView(Widget):
     PassingView { height: 1; }
     """
 
-    def __init__(self, state: core.GameState, **kwargs) -> None:
+    def __init__(self, state: core.GameState, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._state = state
 

@@ -8,8 +8,11 @@ series included), as on the final scores.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 import core
@@ -28,7 +31,7 @@ class PlayersView(Widget):
     PlayersView { height: auto; }
     """
 
-    def __init__(self, state: core.GameState, **kwargs) -> None:
+    def __init__(self, state: core.GameState, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._state = state
 
@@ -43,7 +46,7 @@ class PlayersView(Widget):
             self._state = state
             self.refresh(layout=resized)
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 2 * self._state.player_count
 
     def render(self) -> Text:

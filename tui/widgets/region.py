@@ -10,7 +10,7 @@ posts `RegionView.SpaceChosen`; the screen decides what it means.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.console import Console
 from rich.segment import Segment
@@ -116,7 +116,7 @@ class RegionView(Widget, can_focus=True):
             self.space = space
             super().__init__()
 
-    def __init__(self, picture: RegionPicture, *, roomy: bool = False, **kwargs) -> None:
+    def __init__(self, picture: RegionPicture, *, roomy: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._picture = picture
         self.metrics = ROOMY if roomy else COMPACT

@@ -4,8 +4,10 @@ taller bars on a taller terminal, wider ones on a wider one."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 import core
@@ -22,7 +24,9 @@ class SeasonChart(Widget):
     SeasonChart { height: auto; }
     """
 
-    def __init__(self, state: core.GameState, columns: Sequence[charts.Column], **kwargs) -> None:
+    def __init__(
+        self, state: core.GameState, columns: Sequence[charts.Column], **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self._state = state
         self._columns = list(columns)
@@ -31,7 +35,7 @@ class SeasonChart(Widget):
     def bar_rows(self) -> int:
         return 10 if self.app.size.height >= TALL else 5
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self.bar_rows + 3
 
     def render(self) -> Text:
@@ -45,11 +49,11 @@ class SourceBars(Widget):
     SourceBars { height: auto; }
     """
 
-    def __init__(self, state: core.GameState, **kwargs) -> None:
+    def __init__(self, state: core.GameState, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._state = state
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self._state.player_count
 
     def render(self) -> Text:
