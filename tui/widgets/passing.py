@@ -2,36 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
-from textual.widget import Widget
 
 import core
 from tui import look
+from tui.widgets.stateview import StateView
 
 
-class PassingView(Widget):
+class PassingView(StateView):
     """One line: ``Passing 1:R 2:N 3:· 4:·``."""
 
     DEFAULT_CSS = """
     PassingView { height: 1; }
     """
 
-    def __init__(self, state: core.GameState, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._state = state
-
-    @property
-    def state(self) -> core.GameState:
-        return self._state
-
-    @state.setter
-    def state(self, state: core.GameState) -> None:
-        if state.passing != self._state.passing or state.players != self._state.players:
-            self._state = state
-            self.refresh()
-        self._state = state
+    def shows_change(self, old: core.GameState, new: core.GameState) -> bool:
+        return old.passing != new.passing or old.players != new.players
 
     def render(self) -> Text:
         text = Text("Passing ", look.DIM, no_wrap=True)

@@ -8,15 +8,13 @@ series included), as on the final scores.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
-from textual.widget import Widget
 
 import core
 from tui import look
+from tui.widgets.stateview import StateView
 
 USABLE = "●"
 TILTED = "○"
@@ -24,27 +22,15 @@ NAME_CELLS = 9
 """Terminal cells for a name (cut with … when wider): the panel keeps one line per row."""
 
 
-class PlayersView(Widget):
+class PlayersView(StateView):
     """Two lines per player; the player deciding now is marked ▸ and bold."""
 
     DEFAULT_CSS = """
     PlayersView { height: auto; }
     """
 
-    def __init__(self, state: core.GameState, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._state = state
-
-    @property
-    def state(self) -> core.GameState:
-        return self._state
-
-    @state.setter
-    def state(self, state: core.GameState) -> None:
-        if state != self._state:
-            resized = state.player_count != self._state.player_count
-            self._state = state
-            self.refresh(layout=resized)
+    def resizes(self, old: core.GameState, new: core.GameState) -> bool:
+        return old.player_count != new.player_count
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 2 * self._state.player_count

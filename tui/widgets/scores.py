@@ -12,6 +12,7 @@ from textual.widget import Widget
 
 import core
 from tui import charts
+from tui.widgets.stateview import StateView
 
 TALL = 36
 """From this terminal height on, the season chart's bars are twice as tall."""
@@ -42,16 +43,12 @@ class SeasonChart(Widget):
         return charts.season_bars(self._state, self._columns, self.bar_rows, self.size.width)
 
 
-class SourceBars(Widget):
+class SourceBars(StateView):
     """Where each player's final points came from, one bar per player."""
 
     DEFAULT_CSS = """
     SourceBars { height: auto; }
     """
-
-    def __init__(self, state: core.GameState, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._state = state
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self._state.player_count
