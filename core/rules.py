@@ -488,7 +488,7 @@ def _run_survey(state: GameState, events: Events) -> GameState:
             state = _survey_effect(state, seat, options[0], events)
         else:
             if events is not None and step is not SurveyStep.PICK_NEUTRAL:
-                _tell(events, state, seat, "{} gets nothing: no parcel left, no room to book")
+                _tell(events, state, seat, "{} gets nothing: no parcel left")
             state = replace(state, survey_steps=state.survey_steps[1:])
     return _finish_area(state, events)
 

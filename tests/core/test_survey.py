@@ -152,7 +152,7 @@ def test_ruling_a_player_with_no_option_gets_nothing():
         play(surveyed(THREE, order=(1, 2, 0)), "take P1"), core.parse_action("take P2")
     )
     assert state.players[2].cards == ()
-    assert "Green gets nothing: no parcel left, no room to book" in [e.text for e in events]
+    assert "Green gets nothing: no parcel left" in [e.text for e in events]
 
 
 # ---------------------------------------------------------------- alone, leftovers, cubes home

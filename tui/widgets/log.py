@@ -20,10 +20,6 @@ import core
 from tui import look
 
 MARKER = Style(bold=True, reverse=True)
-REWORDED = {", no room to book": ""}
-"""Core's words that say more than the rules allow, and what the log shows instead: a 3rd
-or 4th player who gets nothing could never have booked a room (1st and 2nd always have a
-parcel left), so "no room to book" only confused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +71,6 @@ class LogView(Widget):
         line = Text()
         if seat is not None and seat >= 0:
             line.append(look.seat_letter(state, seat) + " ", look.seat_style(state, seat))
-        for said, meant in REWORDED.items():
-            text = text.replace(said, meant)
         line.append(text)
         self.add(line, decider)
 
