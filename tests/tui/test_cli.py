@@ -103,7 +103,9 @@ sys.stdin.read()
 
 # ---------------------------------------------------------------- hostile files
 
-TIME_LIMIT = 2.0
+TIME_LIMIT = 10.0
+"""Seconds before a call counts as a hang (a bound, not a timing: the issue's 2 s per file is
+measured by bench/bench_hostile.py, away from a loaded test machine)."""
 
 
 def _run(argv: list[str], capsys) -> tuple[int, str, str]:
