@@ -19,6 +19,7 @@ from tests.tui.conftest import FIXED_TIME, HOT_SEAT_3, app_for, play_until, sess
 from tests.tui.driver import KeyPlayer
 from tui import charts, decisions, look
 from tui.screens.dialogs import SaveAsScreen
+from tui.screens.new_game import NewGameScreen
 from tui.widgets.actionbar import ActionBar
 from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
@@ -457,6 +458,28 @@ async def test_a_refusal_quoting_what_was_typed_is_not_markup(store, typed) -> N
         await pilot.press("enter")
         await pilot.pause()
         assert typed in str(app.screen.query_one("#new-game-error").render())
+
+
+@pytest.mark.parametrize(
+    ("typed", "named"),
+    [
+        ("Ann\u202eeve", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("Be\u200bn", "U+200B ZERO WIDTH SPACE"),
+        ("Cl\x1b[2Jeo", "U+001B"),
+    ],
+)
+async def test_the_new_game_form_refuses_a_name_that_hides_a_character(store, typed, named) -> None:
+    """Issue 9 #12: a bidi override, a zero-width or a control character in a player's
+    name is refused on the form, naming the character (not at the first save)."""
+    app = app_for(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.query_one("#name-1", Input).value = typed
+        await pilot.press("enter")
+        await pilot.pause()
+        refusal = str(app.screen.query_one("#new-game-error").render())
+        assert named in refusal
+        assert isinstance(app.screen, NewGameScreen)  # no game started
+        assert app.screen.query_one("#name-1", Input).value == typed
 
 
 async def test_a_notice_quoting_a_file_is_not_markup(tmp_path) -> None:

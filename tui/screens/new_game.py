@@ -20,6 +20,7 @@ from textual.widgets import Input, Static
 
 import core
 from core.ai import Level
+from saves import check_player_name
 from tui.messages import LoadRequested
 from tui.widgets.cycler import Cycler
 from tui.widgets.keys import KeysBar
@@ -152,6 +153,11 @@ class NewGameScreen(Screen[None]):
             colour = core.Colour(self.query_one(f"#colour-{seat}", Cycler).value)
             kind, _, level = self.query_one(f"#kind-{seat}", Cycler).value.partition(" ")
             seats.append(SeatChoice(name, colour, kind, cast(Level, level) if level else None))
+        for seat_choice in seats:
+            try:
+                check_player_name(seat_choice.name)
+            except ValueError as exc:
+                return f"{seat_choice.name!r} cannot be a name: {exc}."
         colours = [s.colour for s in seats]
         if len(set(colours)) != len(colours):
             return "Two players have the same colour: give each player a different colour."
