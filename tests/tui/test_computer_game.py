@@ -10,6 +10,7 @@ import core
 import saves
 from tests.tui.conftest import app_for, session_for, session_of, settle
 from tui.draft import Mode
+from tui.screens import summary
 from tui.screens.game import GameScreen
 from tui.screens.summary import FinalScreen, SeasonSummaryScreen
 from tui.widgets.actionbar import ActionBar
@@ -21,25 +22,63 @@ BOTS = [
 ]
 
 
-async def test_three_computer_seats_play_to_the_final_scores(store) -> None:
-    """No key but Enter on each season summary: the computers play everything."""
+async def test_three_computer_seats_play_to_the_final_scores(store, monkeypatch) -> None:
+    """No key at all: the computers play everything, and with nobody to decide here each
+    season summary moves on by itself (issue 9 #17; it used to wait for Enter)."""
+    monkeypatch.setattr(summary, "AUTO_CONTINUE", 1)
     session_for(store, BOTS, seed=21, name="bots")
     app = app_for(store, resume="bots")
-    summaries = 0
+    seen: set[int] = set()
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(4):
-            await settle(pilot, lambda: isinstance(app.screen, FinalScreen | SeasonSummaryScreen))
+        for _ in range(6000):
             if isinstance(app.screen, FinalScreen):
                 break
-            summaries += 1
-            await pilot.press("enter")
+            if isinstance(app.screen, SeasonSummaryScreen):
+                seen.add(app.screen.season)
+            await pilot.pause(0.01)
         assert isinstance(app.screen, FinalScreen), f"stuck on {app.screen!r}"
+        await settle(pilot, lambda: bool(app.screen.query("#verdict")))
         table = " ".join(str(w.render()) for w in app.screen.query("*"))
         assert "wins" in table or "share" in table
-    assert summaries == 3  # seasons 1-3; season 4 ends on the final scores
+    assert seen == {1, 2, 3}  # each was shown; season 4 ends on the final scores
     saved = store.load("bots")
     assert core.is_over(saved.state)
     assert len(saved.actions) > 100
+
+
+async def test_any_key_pauses_a_summary_that_would_move_on_by_itself(store, monkeypatch) -> None:
+    """The countdown is on screen; a key other than Enter stops it; Enter still closes."""
+    monkeypatch.setattr(summary, "AUTO_CONTINUE", 2)
+    session_for(store, BOTS, seed=21, name="bots")
+    app = app_for(store, resume="bots")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, SeasonSummaryScreen))
+        await pilot.pause()
+        shown = app.screen
+        assert "continuing by itself in 2 s" in str(shown.query_one("#summary-keys").render())
+        await pilot.press("down")
+        await pilot.pause(2.5)  # past the countdown: still there
+        assert app.screen is shown
+        assert "by itself" not in str(shown.query_one("#summary-keys").render())
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.screen is not shown)
+
+
+async def test_a_summary_waits_for_a_human_seat(store, monkeypatch) -> None:
+    """With a human at the table the summary never closes on its own."""
+    monkeypatch.setattr(summary, "AUTO_CONTINUE", 1)
+    seats = [saves.SeatConfig("Ann", core.Colour.BLUE, "human"), *BOTS[1:]]
+    session = session_for(store, seats, seed=5, name="mixed")
+    start = session.state
+    app = app_for(store, resume="mixed")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.show_summary(start)  # as at a season's end
+        await pilot.pause()
+        shown = app.screen
+        assert isinstance(shown, SeasonSummaryScreen)
+        assert "by itself" not in str(shown.query_one("#summary-keys").render())
+        await pilot.pause(1.5)
+        assert app.screen is shown
 
 
 async def _until_human(app, pilot, game) -> None:

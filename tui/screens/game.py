@@ -252,7 +252,12 @@ class GameScreen(GameMenus):
         if core.is_over(self.state):
             self.action_final()
         else:
-            self.app.push_screen(SeasonSummaryScreen(self.seat.history()[0], before.season))
+            nobody_here = not any(map(self.seat.decides_here, range(self.state.player_count)))
+            self.app.push_screen(
+                SeasonSummaryScreen(
+                    self.seat.history()[0], before.season, auto_continue=nobody_here
+                )
+            )
 
     def action_final(self) -> None:
         from tui.screens.summary import FinalScreen

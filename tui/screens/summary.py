@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -36,20 +37,33 @@ def _cards_words(cards: tuple[int, ...]) -> str:
     return " ".join(look.card_cartouche(c).strip() for c in cards) or "–"
 
 
+AUTO_CONTINUE = 5
+"""Seconds a season summary stays up on its own when nobody at this screen plays (only
+computers, or watching): long enough to read the points, short enough not to stall."""
+
+
 class SeasonSummaryScreen(ModalScreen[None]):
-    """What each player got this season: points, parcels (as cartouches), Museum rooms."""
+    """What each player got this season: points, parcels (as cartouches), Museum rooms.
+
+    With ``auto_continue`` (nobody here has a decision to make) it closes by itself after
+    :data:`AUTO_CONTINUE` seconds, counting down on screen; any other key than Enter pauses
+    the count so the table can be read at leisure.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,escape", "close", "Continue"),
     ]
 
-    def __init__(self, states: Sequence[core.GameState], season: int) -> None:
+    def __init__(
+        self, states: Sequence[core.GameState], season: int, *, auto_continue: bool = False
+    ) -> None:
         """The summary of ``season`` from the game's ``states`` (the last is the position
         now, at the start of the next season)."""
         super().__init__()
         self.states = states
         self.now, self.season = states[-1], season
         self.start = next((s for s in states if s.season == season), self.now)
+        self.countdown: int | None = AUTO_CONTINUE if auto_continue else None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide", id="season-summary"):
@@ -58,7 +72,33 @@ class SeasonSummaryScreen(ModalScreen[None]):
             yield Static(Text("Points after each season", style="bold"), classes="chart-title")
             yield SeasonChart(self.now, charts.season_columns(self.states))
             yield Static(f"Season {self.now.season} begins: new parcels are dealt.", classes="keys")
-            yield Static("[b]Enter[/b] continue", classes="keys")
+            yield Static(self._keys_line(), classes="keys", id="summary-keys")
+
+    def on_mount(self) -> None:
+        if self.countdown is not None:
+            self._ticker = self.set_interval(1, self._tick)
+
+    def _keys_line(self) -> Text:
+        text = Text.assemble(("Enter", "bold"), " continue")
+        if self.countdown is not None:
+            text.append(f" · continuing by itself in {self.countdown} s (any key pauses)", look.DIM)
+        return text
+
+    def _tick(self) -> None:
+        if self.countdown is None:
+            return
+        self.countdown -= 1
+        if self.countdown <= 0:
+            self.action_close()
+        else:
+            self.query_one("#summary-keys", Static).update(self._keys_line())
+
+    def on_key(self, event: events.Key) -> None:
+        """Any key but the continue keys stops the countdown: the reader wants more time."""
+        if self.countdown is not None and event.key not in ("enter", "space", "escape"):
+            self.countdown = None
+            self._ticker.stop()
+            self.query_one("#summary-keys", Static).update(self._keys_line())
 
     def _table(self) -> Table:
         table = Table(box=None, padding=(0, 1), show_edge=False)
@@ -79,7 +119,8 @@ class SeasonSummaryScreen(ModalScreen[None]):
         return table
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        if self.is_active:  # the countdown and Enter may both ask
+            self.dismiss(None)
 
 
 class FinalScreen(Screen[None]):
