@@ -72,7 +72,7 @@ async def test_a_summary_waits_for_a_human_seat(store, monkeypatch) -> None:
     start = session.state
     app = app_for(store, resume="mixed")
     async with app.run_test(size=(80, 24)) as pilot:
-        app.screen.show_summary(start)  # as at a season's end
+        cast(GameScreen, app.screen).show_summary(start)  # as at a season's end
         await pilot.pause()
         shown = app.screen
         assert isinstance(shown, SeasonSummaryScreen)
