@@ -92,8 +92,20 @@ def has_terminal() -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the game; returns the process exit code."""
+    """Run the game; returns the process exit code. An unexpected error before or after
+    the app runs (inside it, the app has its own report) prints one line saying where its
+    crash report is, never a traceback, and exits 1."""
     args = parse_args(argv)
+    try:
+        return _run(args)
+    except Exception as error:  # the last line of defence: reported in full, on file
+        from tui import crash
+
+        print(f"mykerinos: {crash.one_line(crash.write_report(error))}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.list:
         return print_saves(args.save_dir)
     set_escape_delay()

@@ -252,3 +252,25 @@ def test_hangup_or_terminate_leaves_cleanly_and_keeps_the_game(store, signal_nam
     assert status is not None, f"the game did not exit after {signal_name}"
     assert os.WIFEXITED(status), f"killed by a signal instead of exiting: {status}"
     assert store.load("pos").actions == session.actions
+
+
+def test_an_error_before_the_app_runs_shows_one_line_and_writes_a_report(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    """Issue 9 #9 outside the app too: a bug while setting up prints where the report
+    is, never the traceback (its locals may hold save bytes)."""
+    import tui.app
+
+    def broken(*args, **kwargs):
+        secret = "SAVE-BYTES-6789"  # a local the report keeps and the screen must not show
+        raise RuntimeError(f"a bug near {len(secret)}")
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(tui.app, "make_app", broken)
+    assert main(["--save-dir", str(tmp_path / "saves")]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "unexpected error" in err and "Traceback" not in err and "SAVE-BYTES" not in err
+    (report,) = (tmp_path / "data" / "mykerinos" / "crash-reports").glob("crash-*.txt")
+    assert str(report) in err
+    assert "SAVE-BYTES-6789" in report.read_text()
