@@ -20,7 +20,6 @@ MAX_NAME_LENGTH: Final = 64
 SUFFIX: Final = ".json"
 LOCK_SUFFIX: Final = ".lock"
 _NAME = re.compile(r"[A-Za-z0-9 _-]+")
-_AUTO_NAME = re.compile(r"game-\d{8}-\d{6}(-\d+)?")
 
 
 def check_name(name: object) -> str:
@@ -67,8 +66,3 @@ def auto_name(now: datetime, taken: set[str]) -> str:
         n += 1
         name = f"{base}-{n}"
     return name
-
-
-def is_auto_name(name: str) -> bool:
-    """Whether ``name`` looks like one made by :func:`auto_name`."""
-    return _AUTO_NAME.fullmatch(name) is not None

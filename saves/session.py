@@ -31,7 +31,7 @@ from saves import lock
 from saves.atomic import Exists, write_atomically
 from saves.errors import GameOpenElsewhere, ReadOnly, SaveError, TakenOver, write_error
 from saves.format import FORMAT, VERSION, SaveFile, SeatConfig, check_new, encode
-from saves.names import auto_name, check_name, is_auto_name, save_path
+from saves.names import auto_name, check_name, save_path
 
 if TYPE_CHECKING:
     from saves.store import FileKey, SaveStore
@@ -396,10 +396,11 @@ class Session:
             raise ReadOnly(f"{self.read_only_reason} Nothing was changed.", self.path)
 
     def save_as(self, name: str, *, overwrite: bool = False) -> None:
-        """Save under ``name`` from now on (later autosaves go there too); the title becomes
-        ``name``. An automatic ``game-<time>`` file of this game is then removed, a named one
-        is kept. Raises :class:`SaveError` for a bad name, for the name of another save
-        (unless ``overwrite``), for a game open in another process
+        """Rename the game: save it under ``name`` from now on (later autosaves go there too),
+        the title becomes ``name``, and the file under its old name is removed, so one game
+        is one file (saving as again and again left a trail of copies). Raises
+        :class:`SaveError` for a bad name, for the name of another save (unless
+        ``overwrite``), for a game open in another process
         (:class:`GameOpenElsewhere`), or if writing fails (the session keeps its old name
         then); :class:`ReadOnly` for a session that does not hold its game.
         """
@@ -414,8 +415,7 @@ class Session:
                 old_name = self._move_to(name, overwrite)
         except lock.CannotLock as exc:
             raise write_error(path, exc.problem) from None
-        if is_auto_name(old_name):
-            self.store.delete(old_name, missing_ok=True)
+        self.store.delete(old_name, missing_ok=True)
 
     def _move_to(self, name: str, overwrite: bool) -> str:
         """Claim ``name``, write the game there, let go of the old name; returns it."""

@@ -18,7 +18,7 @@ KEYS = """\
   Booking or Sir Brown: the arrows move over the rooms, Enter takes the
   room under the cursor; the rooms you may take are shown [·].
 [b]Always[/b]
-  u undo   U or ctrl+r redo   ctrl+s save as   o load a game
+  u undo   U or ctrl+r redo   ctrl+s rename the game   o load a game
   PgUp PgDn Home End  read the whole log   / hint   ? help   q quit
 
 [b]The board[/b]

@@ -214,11 +214,15 @@ def test_save_as_moves_an_automatic_save_to_its_new_name(store: saves.SaveStore)
     assert loaded.title == "Sunday game" and loaded.actions == session.actions
 
 
-def test_save_as_keeps_a_named_save(store: saves.SaveStore) -> None:
-    """A game already saved under a chosen name keeps that file when saved under another."""
+def test_save_as_renames_a_named_save(store: saves.SaveStore) -> None:
+    """Saving as names the game: a game already named keeps one file, under the new name
+    (issue 11 #7: "my s", "my save 2", "my save 3" were one game left in four files)."""
     session = saves.Session.new(store, hot_seat(2), seed=4, name="first")
+    play_random(session, random.Random(4), limit=3)
     session.save_as("second")
-    assert store.names() == {"first", "second"}
+    session.save_as("third")
+    assert store.names() == {"third"}
+    assert store.load("third").actions == session.actions
 
 
 @pytest.mark.parametrize("name", ["../escape", "/etc/passwd", "", "a/b", "..", "x" * 65, "dot."])

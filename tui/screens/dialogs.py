@@ -56,7 +56,7 @@ class SaveAsScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Save this game as:")
+            yield Static("Name this game (its save is renamed):")
             yield TextField(value=self.current, id="name")
             yield Static("", id="refusal", markup=False)
             yield Static("[b]Enter[/b] save    [b]Esc[/b] cancel", classes="keys")
