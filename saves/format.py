@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, TypeVar
 
 import msgspec
 
@@ -134,14 +134,23 @@ def _utf8_text(path: Path, data: bytes) -> bytes:
     return data
 
 
-def _peek(path: Path, data: bytes) -> Header:
+_Shape = TypeVar("_Shape")
+
+
+def _decode(path: Path, data: bytes, shape: type[_Shape]) -> _Shape:
+    """``data`` decoded as ``shape``; any problem is a :class:`SaveError` naming ``path``."""
     try:
-        header = msgspec.json.decode(data, type=Header)
+        return msgspec.json.decode(data, type=shape)
     except msgspec.ValidationError as exc:
-        problem = NOT_AN_OBJECT if str(exc).startswith("Expected `object`") else mismatch(str(exc))
-        raise load_error(path, problem) from None
+        message = str(exc)
+        whole = message.startswith("Expected `object`") and " - at `$" not in message
+        raise load_error(path, NOT_AN_OBJECT if whole else mismatch(message)) from None
     except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
         raise load_error(path, _json_problem(exc, data)) from None
+
+
+def _peek(path: Path, data: bytes) -> Header:
+    header = _decode(path, data, Header)
     if header.format != FORMAT:
         raise load_error(path, f"it is not a Mykerinos save (format is {quoted(header.format)})")
     version = header.version
@@ -159,12 +168,7 @@ def _peek(path: Path, data: bytes) -> Header:
 
 
 def _decode_current(path: Path, data: bytes) -> SaveFile:
-    try:
-        save = msgspec.json.decode(data, type=SaveFile)
-    except msgspec.ValidationError as exc:
-        raise load_error(path, mismatch(str(exc))) from None
-    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
-        raise load_error(path, _json_problem(exc, data)) from None
+    save = _decode(path, data, SaveFile)
     try:
         check_texts(save)
     except ValueError as exc:
