@@ -1,0 +1,265 @@
+"""The table protocol: what the server and its clients say to each other.
+
+A connection carries **frames**: a 4-byte big-endian length, then that many bytes of
+msgpack, one message each. Every message is a ``msgspec`` Struct tagged by its class
+(``"t"`` field), so a frame decodes to exactly one of :data:`ClientMessage` (what a client
+may send) or :data:`ServerMessage` (what the server sends); anything else is refused.
+
+The exchange:
+
+1. The client sends :class:`Hello` (the protocol version, the player name it claims). The
+   server answers :class:`Welcome` (the name it grants, from the socket's peer credentials)
+   or :class:`Error` and closes.
+2. Requests (:class:`ListTables`, :class:`CreateTable`, :class:`Join`, :class:`Watch`,
+   :class:`Play`, :class:`Undo`, :class:`Leave`, :class:`Export`) each carry a ``ref``
+   chosen by the client; the answer (or :class:`Error`) carries the same ``ref``.
+3. While a client sits at or watches a table it receives, unasked (``ref`` 0), a
+   :class:`Played` for every action, a :class:`Snapshot` when the history changes
+   otherwise (undo), and :class:`Seats` when someone comes, goes or joins.
+
+**Hidden information never crosses**: every :class:`core.GameState` the server sends is a
+public view (``core.ai.view.public_view``: the undealt parcels in a canonical order, the
+seed 0). A :class:`Snapshot`'s ``start`` is built so that replaying its ``actions``
+reproduces the public history exactly: its deck is the parcels dealt so far, in the order
+they were dealt, then the undealt ones in canonical order.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Annotated, Final, Literal
+
+import msgspec
+
+import core
+from core.ai import Level
+
+VERSION: Final = 1
+"""The protocol version; a server refuses a client speaking another one."""
+
+HEADER: Final = struct.Struct(">I")
+"""A frame's length prefix."""
+
+MAX_REQUEST: Final = 64 * 1024
+"""The largest frame a server reads from a client; a longer one closes the connection."""
+
+MAX_FRAME: Final = 8 * 1024 * 1024
+"""The largest frame a client reads from the server (a long game's snapshot is ~30 KB)."""
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+Ref = Annotated[int, msgspec.Meta(ge=0, le=2**31)]
+TableId = Annotated[int, msgspec.Meta(ge=1, le=2**62)]
+SeatIndex = Annotated[int, msgspec.Meta(ge=0, le=3)]
+
+
+class _Message(msgspec.Struct, frozen=True, tag_field="t", forbid_unknown_fields=True):
+    pass
+
+
+# ---------------------------------------------------------------- what a table looks like
+
+SeatKind = Literal["player", "open", "computer"]
+"""``player``: a named person (the creator, or reserved for a friend); ``open``: the first
+who joins takes it; ``computer``: a computer player of ``level``."""
+
+
+class SeatSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One seat of a table being created."""
+
+    kind: SeatKind
+    name: Name | None = None
+    """The player for a ``player`` seat."""
+    level: Level | None = None
+    """The computer's level for a ``computer`` seat."""
+    colour: core.Colour | None = None
+    """None: the first colour no other seat has."""
+
+
+class SeatInfo(msgspec.Struct, frozen=True):
+    """A seat as everyone sees it."""
+
+    colour: core.Colour
+    name: str | None
+    """Who sits there; None for an open seat not yet taken."""
+    computer: Level | None = None
+    present: bool = False
+    """A client of this player is connected to the table now (computers: always)."""
+    away_since: float | None = None
+    """When the player's last client left (Unix time); None if present or never came."""
+
+
+TableStatus = Literal["waiting", "playing", "over"]
+
+
+class TableInfo(msgspec.Struct, frozen=True):
+    """A line of the lobby."""
+
+    id: int
+    title: str
+    seats: tuple[SeatInfo, ...]
+    status: TableStatus
+    turn: int | None
+    """The seat deciding now (None before the start and after the end)."""
+    season: int
+    created: float
+    updated: float
+    actions: int
+
+
+# ---------------------------------------------------------------- client → server
+
+
+class Hello(_Message, frozen=True, tag="hello"):
+    version: int
+    player: Name | None = None
+    """The name claimed: honoured from a trusted account, else it must be the login."""
+
+
+class ListTables(_Message, frozen=True, tag="list"):
+    ref: Ref
+
+
+class CreateTable(_Message, frozen=True, tag="create"):
+    ref: Ref
+    seats: Annotated[tuple[SeatSpec, ...], msgspec.Meta(min_length=2, max_length=4)]
+    title: Annotated[str, msgspec.Meta(max_length=60)] = ""
+
+
+class Join(_Message, frozen=True, tag="join"):
+    """Sit at ``table``: your reserved seat, or ``seat`` if it is open (None: the first
+    open seat). Sitting again where you already sit just resumes (a new Snapshot)."""
+
+    ref: Ref
+    table: TableId
+    seat: SeatIndex | None = None
+
+
+class Watch(_Message, frozen=True, tag="watch"):
+    ref: Ref
+    table: TableId
+
+
+class Play(_Message, frozen=True, tag="play"):
+    """Play ``action`` at ``table`` as the position after ``seq`` actions: a stale ``seq``
+    (someone acted meanwhile) is refused, never applied to the wrong position."""
+
+    ref: Ref
+    table: TableId
+    seq: Annotated[int, msgspec.Meta(ge=0)]
+    action: core.Action
+
+
+class Undo(_Message, frozen=True, tag="undo"):
+    """Take back your own last action (only until the next player acts or parcels are dealt)."""
+
+    ref: Ref
+    table: TableId
+    seq: Annotated[int, msgspec.Meta(ge=0)]
+
+
+class Leave(_Message, frozen=True, tag="leave"):
+    ref: Ref
+    table: TableId
+
+
+class Export(_Message, frozen=True, tag="export"):
+    ref: Ref
+    table: TableId
+
+
+ClientMessage = Hello | ListTables | CreateTable | Join | Watch | Play | Undo | Leave | Export
+
+
+# ---------------------------------------------------------------- server → client
+
+
+class Welcome(_Message, frozen=True, tag="welcome"):
+    version: int
+    player: str
+    """The name this connection plays as."""
+
+
+class Error(_Message, frozen=True, tag="error"):
+    """A request refused (``ref`` of the request; 0 when the frame could not be read).
+    ``reason`` is a sentence a player can read."""
+
+    ref: int
+    reason: str
+    table: int | None = None
+
+
+class Lobby(_Message, frozen=True, tag="lobby"):
+    ref: int
+    tables: tuple[TableInfo, ...]
+
+
+class Snapshot(_Message, frozen=True, tag="snapshot"):
+    """The whole public history of a table: ``start`` then ``actions``; ``seats_here`` are
+    the seats this connection decides for (empty when watching)."""
+
+    ref: int
+    table: TableInfo
+    start: core.GameState
+    actions: tuple[core.Action, ...]
+    seats_here: tuple[int, ...]
+    note: str | None = None
+
+
+class Played(_Message, frozen=True, tag="played"):
+    """Action number ``seq`` (0-based) was played and is durable; ``state`` is the public
+    position after it."""
+
+    ref: int
+    table: int
+    seq: int
+    action: core.Action
+    events: tuple[core.Event, ...]
+    state: core.GameState
+
+
+class Seats(_Message, frozen=True, tag="seats"):
+    """Who sits where changed (someone joined, came back or went away)."""
+
+    table: TableInfo
+
+
+class Exported(_Message, frozen=True, tag="exported"):
+    ref: int
+    save: bytes
+    """An ordinary save file's bytes (``saves`` JSON)."""
+
+
+ServerMessage = Welcome | Error | Lobby | Snapshot | Played | Seats | Exported
+
+
+# ---------------------------------------------------------------- frames
+
+_ENCODER = msgspec.msgpack.Encoder()
+_CLIENT: msgspec.msgpack.Decoder[ClientMessage] = msgspec.msgpack.Decoder(ClientMessage)
+_SERVER: msgspec.msgpack.Decoder[ServerMessage] = msgspec.msgpack.Decoder(ServerMessage)
+
+
+class ProtocolError(Exception):
+    """A frame that is not a message of this protocol; ``str`` says why, in words."""
+
+
+def frame(message: ClientMessage | ServerMessage) -> bytes:
+    """``message`` as one frame: length prefix, then msgpack."""
+    body = _ENCODER.encode(message)
+    return HEADER.pack(len(body)) + body
+
+
+def read_client(body: bytes) -> ClientMessage:
+    """Decode a frame's body from a client; raises :class:`ProtocolError`."""
+    try:
+        return _CLIENT.decode(body)
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise ProtocolError(f"malformed request: {str(exc)[:120]}") from None
+
+
+def read_server(body: bytes) -> ServerMessage:
+    """Decode a frame's body from the server; raises :class:`ProtocolError`."""
+    try:
+        return _SERVER.decode(body)
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise ProtocolError(f"malformed message from the server: {str(exc)[:120]}") from None
