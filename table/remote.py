@@ -1,0 +1,409 @@
+"""The remote seat: a game kept by the table server, played from this terminal.
+
+:class:`TableDirectory` is the lobby's view of one server (its tables, creating one,
+sitting or watching); :class:`RemoteSeat` is the game screen's :class:`table.seat.GameSeat`
+for one table. The server is the authority: :meth:`RemoteSeat.play` checks the action with
+``core`` on the public position (so a refusal is immediate and in words), sends it, and
+the listeners hear it when the server acknowledges it as durable. Everything shown comes
+from the server's frames; the order of the undealt parcels is never known here.
+
+A connection that drops (the server restarted, the network went) is redialled by
+:meth:`RemoteSeat.run`, with the status saying "reconnecting…"; once back, the table's
+whole history is fetched again, so nothing is lost or doubled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from msgspec.structs import replace
+
+import core
+from table import protocol as wire
+from table.seat import Listener, Player, SeatError, Update
+
+REDIAL_EVERY = (0.2, 0.5, 1.0, 2.0)
+"""Seconds between attempts to reconnect, growing to the last and staying there."""
+
+
+class TableUnavailable(Exception):
+    """The server cannot be reached or refused the request; ``str`` is one sentence."""
+
+
+class Link(Protocol):
+    """One connection to the server, after the hello (the client of ``table.client``)."""
+
+    @property
+    def player(self) -> str:
+        """The name the server granted this connection."""
+        ...
+
+    async def ask(self, message: wire.ClientMessage) -> wire.ServerMessage:
+        """Send a request (its ``ref`` filled in) and return the server's answer to it."""
+        ...
+
+    async def unasked(self) -> wire.ServerMessage:
+        """The next message the server sent unasked; raises ``ConnectionError`` once the
+        connection is gone."""
+        ...
+
+    def new_ref(self) -> int: ...
+
+    async def close(self) -> None: ...
+
+
+Dial = Callable[[], Awaitable[Link]]
+"""Opens a new connection (raises ``OSError`` or ``ConnectionError`` if it cannot)."""
+
+DIAL_TIMEOUT = 2.0
+"""Seconds to reach the server before playing on this machine instead."""
+
+
+@dataclass(frozen=True)
+class ServerAddress:
+    """Where the table server listens, and who this terminal's player claims to be (None:
+    the login name; a shared game account names its players, see ``--trust-account``)."""
+
+    socket: Path
+    player: str | None = None
+
+    async def dial(self) -> Link:
+        from table.connection import connect
+
+        return await asyncio.wait_for(connect(self.socket, self.player), DIAL_TIMEOUT)
+
+    async def directory(self) -> TableDirectory:
+        """The server's lobby; raises :class:`TableUnavailable` saying why not."""
+        from table.connection import Refused
+
+        try:
+            link = await self.dial()
+        except Refused as exc:  # before OSError, its base: the server said no
+            raise TableUnavailable(f"The table server refused this terminal: {exc}") from None
+        except (OSError, TimeoutError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "no answer"
+            raise TableUnavailable(f"No table server at {self.socket} ({reason}).") from None
+        return TableDirectory(link, self.dial, str(self.socket))
+
+
+_Reply = TypeVar("_Reply")
+
+
+def _answer(reply: wire.ServerMessage, expected: type[_Reply]) -> _Reply:
+    if isinstance(reply, wire.Error):
+        raise SeatError(reply.reason)
+    if not isinstance(reply, expected):
+        raise TableUnavailable(f"The server answered oddly ({type(reply).__name__}).")
+    return reply
+
+
+class TableDirectory:
+    """The lobby's side of one server: its tables, and doors to them."""
+
+    def __init__(self, link: Link, dial: Dial, where: str) -> None:
+        self.link = link
+        self.dial = dial
+        self.where = where
+        """The socket, for messages."""
+
+    @property
+    def player(self) -> str:
+        return self.link.player
+
+    async def _ask(self, message: wire.ClientMessage) -> wire.ServerMessage:
+        try:
+            return await self.link.ask(message)
+        except (OSError, ConnectionError):
+            pass
+        try:  # once more on a fresh connection: the server may have restarted
+            self.link = await self.dial()
+            return await self.link.ask(message)
+        except (OSError, ConnectionError):
+            raise TableUnavailable(f"The table server at {self.where} does not answer.") from None
+
+    async def tables(self) -> tuple[wire.TableInfo, ...]:
+        reply = await self._ask(wire.ListTables(self.link.new_ref()))
+        return _answer(reply, wire.Lobby).tables
+
+    async def create(self, seats: Sequence[wire.SeatSpec], title: str = "") -> int:
+        """Create a table; returns its id."""
+        reply = await self._ask(wire.CreateTable(self.link.new_ref(), tuple(seats), title))
+        return _answer(reply, wire.Snapshot).table.id
+
+    async def sit(self, table: int) -> RemoteSeat:
+        """Sit at ``table`` (your seat, or a free one) on a connection of its own."""
+        return await RemoteSeat.open(self.dial, table, watch=False, where=self.where)
+
+    async def watch(self, table: int) -> RemoteSeat:
+        return await RemoteSeat.open(self.dial, table, watch=True, where=self.where)
+
+    async def close(self) -> None:
+        with contextlib.suppress(OSError, ConnectionError):
+            await self.link.close()
+
+
+def replay(start: core.GameState, actions: Sequence[core.Action]) -> list[core.GameState]:
+    """The public states of a table's history: ``start`` then one after each action."""
+    states = [start]
+    for action in actions:
+        states.append(core.apply_action(states[-1], action))
+    return states
+
+
+def away_words(seat: wire.SeatInfo) -> str | None:
+    if seat.present or seat.computer or seat.name is None:
+        return None
+    if seat.away_since is None:
+        return "not here yet"
+    return "away since " + time.strftime("%H:%M", time.localtime(seat.away_since))
+
+
+class RemoteSeat:
+    """A :class:`table.seat.GameSeat` over a table of the server."""
+
+    def __init__(
+        self, link: Link, dial: Dial, snapshot: wire.Snapshot, *, watch: bool, where: str
+    ) -> None:
+        self.link: Link | None = link
+        self.dial = dial
+        self.watching = watch
+        self.where = where
+        self._listeners: list[Listener] = []
+        self._pending: asyncio.Task[None] | None = None
+        self._legal_for: core.GameState | None = None
+        self._legal: tuple[core.Action, ...] = ()
+        self._take(snapshot)
+
+    @classmethod
+    async def open(cls, dial: Dial, table: int, *, watch: bool, where: str) -> RemoteSeat:
+        try:
+            link = await dial()
+            snapshot = await cls._enter(link, table, watch)
+        except (OSError, ConnectionError):
+            raise TableUnavailable(f"The table server at {where} does not answer.") from None
+        return cls(link, dial, snapshot, watch=watch, where=where)
+
+    @staticmethod
+    async def _enter(link: Link, table: int, watch: bool) -> wire.Snapshot:
+        ref = link.new_ref()
+        request = wire.Watch(ref, table) if watch else wire.Join(ref, table)
+        return _answer(await link.ask(request), wire.Snapshot)
+
+    def _take(self, snapshot: wire.Snapshot) -> None:
+        self.info = snapshot.table
+        self.seats_here = frozenset(snapshot.seats_here)
+        self.actions = list(snapshot.actions)
+        self.states = replay(snapshot.start, snapshot.actions)
+
+    # ---------------------------------------------------------------- what it shows
+
+    @property
+    def name(self) -> str:
+        return f"table {self.info.id}"
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    @property
+    def state(self) -> core.GameState:
+        return self.states[-1]
+
+    @property
+    def players(self) -> Sequence[Player]:
+        return tuple(
+            Player(s.name or "(open)", s.colour, s.computer, away_words(s)) for s in self.info.seats
+        )
+
+    @property
+    def status(self) -> str | None:
+        if self.link is None:
+            return "reconnecting…"
+        if self.watching:
+            return "WATCHING"
+        return "sending…" if self._pending is not None else None
+
+    @property
+    def unsaved(self) -> int:
+        return 1 if self._pending is not None else 0
+
+    @property
+    def saved_note(self) -> str:
+        return f"The game is kept by the table server ({self.name}); come back to it any time."
+
+    def flush(self) -> None:
+        """Nothing to do: an action is either acknowledged (durable) or was never played."""
+
+    def decides_here(self, seat: int | None) -> bool:
+        return (
+            seat is not None
+            and not self.watching
+            and self.link is not None
+            and seat in self.seats_here
+        )
+
+    def legal_actions(self) -> tuple[core.Action, ...]:
+        state = self.state
+        if self._legal_for is not state:
+            self._legal_for, self._legal = state, core.legal_actions(state)
+        return self._legal
+
+    def history(self) -> tuple[Sequence[core.GameState], Sequence[core.Action]]:
+        return list(self.states), list(self.actions)
+
+    # ---------------------------------------------------------------- playing
+
+    def play(self, action: core.Action) -> None:
+        if not self.decides_here(self.state.current_player):
+            raise SeatError(self._why_not_here())
+        if self._pending is not None:
+            raise SeatError("Your last action is still on its way to the server.")
+        core.apply_action(self.state, action)  # raises IllegalActionError, in words
+        self._send(wire.Play(0, self.info.id, len(self.actions), action))
+
+    def _why_not_here(self) -> str:
+        if self.link is None:
+            return "The table server is out of reach: reconnecting…"
+        if self.watching:
+            return "You are watching this table; only its players act."
+        return "It is not your decision: wait for your turn."
+
+    def _send(self, request: wire.Play | wire.Undo) -> None:
+        """Send ``request``; its answer (Played, Snapshot or Error) is told when it comes."""
+        link = self.link
+        assert link is not None  # decides_here/can_undo checked it
+        request = replace(request, ref=link.new_ref())
+        self._pending = asyncio.get_running_loop().create_task(self._await(link, request))
+        self._tell_status()
+
+    async def _await(self, link: Link, request: wire.Play | wire.Undo) -> None:
+        try:
+            reply = await link.ask(request)
+        except (OSError, ConnectionError):
+            reply = wire.Error(request.ref, "The connection dropped; reconnecting…")
+        finally:
+            self._pending = None
+        if isinstance(reply, wire.Error):
+            self._tell(Update("status", self.state, problem=reply.reason))
+        else:
+            self._receive(reply)
+
+    def can_undo(self) -> bool:
+        """Your own last action, while nobody has acted since and no parcels were dealt
+        (the server has the last word and says why not)."""
+        if self.watching or self.link is None or not self.actions:
+            return False
+        before, after = self.states[-2], self.states[-1]
+        return before.current_player in self.seats_here and before.season == after.season
+
+    def undo(self) -> None:
+        if not self.can_undo():
+            raise SeatError(
+                "At a shared table you may take back only your own last action, before the "
+                "next player acts or new parcels are dealt."
+            )
+        if self._pending is not None:
+            raise SeatError("Your last action is still on its way to the server.")
+        self._send(wire.Undo(0, self.info.id, len(self.actions)))
+
+    def can_redo(self) -> bool:
+        return False
+
+    def redo(self) -> None:
+        raise SeatError("There is no redo at a shared table.")
+
+    def save_as(self, name: str) -> str:
+        raise SeatError(
+            "A shared table is kept by the server; export it from the lobby once it is over."
+        )
+
+    def can_take_over(self) -> bool:
+        return False
+
+    def take_over(self) -> None:
+        raise SeatError("A shared table cannot be taken over.")
+
+    # ---------------------------------------------------------------- the stream
+
+    def listen(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _tell(self, update: Update) -> None:
+        for listener in self._listeners:
+            listener(update)
+
+    def _tell_status(self) -> None:
+        self._tell(Update("status", self.state))
+
+    def _receive(self, message: wire.ServerMessage) -> None:
+        """Apply one message from the server to what this seat shows."""
+        if isinstance(message, wire.Played):
+            if message.table != self.info.id or message.seq != len(self.actions):
+                return  # already known (an answer and a broadcast of one action) or stale
+            before = self.state
+            self.actions.append(message.action)
+            self.states.append(message.state)
+            self._tell(Update("played", message.state, before, message.action, message.events))
+        elif isinstance(message, wire.Snapshot):
+            if message.table.id == self.info.id:
+                self._take(message)
+                self._tell(Update("rewound", self.state, note=message.note))
+        elif isinstance(message, wire.Seats):
+            if message.table.id == self.info.id:
+                self.info = message.table
+                self._tell_status()
+        elif isinstance(message, wire.Error):
+            self._tell(Update("status", self.state, problem=message.reason))
+
+    async def run(self) -> None:
+        """Hear the table until cancelled; redial when the connection drops."""
+        while True:
+            link = self.link
+            if link is None:
+                await self._redial()
+                continue
+            try:
+                message = await link.unasked()
+            except (OSError, ConnectionError):
+                self.link = None
+                self._tell_status()
+                continue
+            self._receive(message)
+
+    async def _redial(self) -> None:
+        for attempt in range(10**9):
+            await asyncio.sleep(REDIAL_EVERY[min(attempt, len(REDIAL_EVERY) - 1)])
+            try:
+                link = await self.dial()
+                snapshot = await self._enter(link, self.info.id, self.watching)
+            except (OSError, ConnectionError, SeatError, TableUnavailable):
+                continue
+            self.link = link
+            self._take(snapshot)
+            self._tell(Update("rewound", self.state, note="Reconnected to the table server."))
+            return
+
+    def hurry(self) -> None:
+        """Computer players move on the server, at its pace."""
+
+    def hold(self, held: bool) -> None:
+        """Nothing is played here on its own, so there is nothing to hold."""
+
+    def close(self) -> None:
+        link, self.link = self.link, None
+        if link is not None:
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().create_task(_leave(link, self.info.id))
+
+
+async def _leave(link: Link, table: int) -> None:
+    with contextlib.suppress(OSError, ConnectionError):
+        await link.ask(wire.Leave(link.new_ref(), table))
+    with contextlib.suppress(OSError, ConnectionError):
+        await link.close()
