@@ -43,9 +43,11 @@ from core.errors import IllegalActionError, MalformedActionError
 from core.museum import Room
 from core.refusals import Choice, next_spaces, open_choices, why_not_kind, why_not_next
 from core.rules import (
+    Deal,
     Event,
     apply_action,
     apply_action_with_events,
+    deal_of,
     is_over,
     legal_actions,
     new_game,
@@ -65,6 +67,7 @@ __all__ = [
     "Card",
     "Choice",
     "Colour",
+    "Deal",
     "Event",
     "Excavate",
     "Extend",
@@ -92,6 +95,7 @@ __all__ = [
     "clear_caches",
     "cube_holders",
     "cube_index",
+    "deal_of",
     "final_scores",
     "format_action",
     "is_over",

@@ -39,7 +39,7 @@ from core.explain import describe_code
 from core.moves import can_place_neutral, legal_codes, survey_codes
 from core.museum import ROOMS
 from core.refusals import explain_illegal
-from core.region import AREA_MASK, area_parcels, face_card, pyramid_mask
+from core.region import AREA_MASK, Face, area_parcels, face_card, pyramid_mask
 from core.state import (
     CUBES_PER_COLOUR,
     EMPTY,
@@ -73,25 +73,52 @@ Events = list[Event] | None
 # ---------------------------------------------------------------- setup
 
 
+class Deal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What chance decides at setup: the 36 parcels in dealing order (``card * 2 +
+    rotation``), the first player and the patron of each Museum wing. ``new_game`` draws
+    it from a seed; an exported shared game carries it instead (its seed would deal the
+    real order of the parcels not yet dealt)."""
+
+    deck: tuple[Face, ...]
+    first: Seat
+    wings: tuple[int, ...]
+
+
+def deal_of(start: GameState) -> Deal:
+    """The deal a game began with, from its first position (season 1's parcels are dealt
+    there, so they head the deck again)."""
+    return Deal(start.region + start.deck, start.first_player, start.wings)
+
+
 def new_game(
     players: int,
     seed: int,
     names: Sequence[str] | None = None,
     colours: Sequence[Colour] | None = None,
+    deal: Deal | None = None,
 ) -> GameState:
-    """A new game for 2..4 players, with the deck, first player and wings drawn from ``seed``."""
+    """A new game for 2..4 players, with the deck, first player and wings drawn from
+    ``seed``, or taken from ``deal`` (checked: every card once, a first player at the
+    table, each patron's wing once; ``ValueError`` otherwise)."""
     if type(players) is not int or not 2 <= players <= 4:
         raise ValueError(f"Mykerinos is for 2 to 4 players, not {players!r}")
     colours = list(colours) if colours is not None else list(Colour)[:players]
     names = list(names) if names is not None else [c.value.title() for c in colours]
     if len(names) != players or len(colours) != players or len(set(colours)) != players:
         raise ValueError("give one name and one distinct colour per player")
-    rng = random.Random(seed)
-    cards = list(range(len(CARDS)))
-    rng.shuffle(cards)
-    deck = tuple(card * 2 + rng.getrandbits(1) for card in cards)
-    first = rng.randrange(players)
-    wings = tuple(rng.sample(range(len(PATRONS)), len(PATRONS)))
+    if deal is None:
+        rng = random.Random(seed)
+        cards = list(range(len(CARDS)))
+        rng.shuffle(cards)
+        deck = tuple(card * 2 + rng.getrandbits(1) for card in cards)
+        first = rng.randrange(players)
+        wings = tuple(rng.sample(range(len(PATRONS)), len(PATRONS)))
+    else:
+        deck, first, wings = deal.deck, deal.first, deal.wings
+        if sorted(face_card(f) for f in deck if 0 <= f < 2 * len(CARDS)) != list(range(len(CARDS))):
+            raise ValueError("a deal holds each of the 36 parcels once")
+        if not 0 <= first < players or sorted(wings) != list(range(len(PATRONS))):
+            raise ValueError("a deal needs a first player at the table and each wing once")
     neutral = next(c for c in Colour if c not in colours) if players == 2 else None
     state = GameState(
         seed=seed,

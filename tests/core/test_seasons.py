@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from msgspec.structs import replace
 
 import core
 from core.region import PARCEL_MASK, face_card, face_rotated, parcel_space, pyramid_mask
@@ -73,6 +74,37 @@ def test_the_first_player_and_the_wings_come_from_the_seed():
 
 
 # ---------------------------------------------------------------- dealing
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_game_set_up_from_its_deal_is_the_same_game(players):
+    """What chance decides at setup (deck, first player, wings) can be carried instead of
+    the seed, as an exported shared game does: the same deal gives the same game, whatever
+    the seed, to the end."""
+    rng = random.Random(players)
+    for seed in range(5):
+        real = core.new_game(players, seed)
+        copy = core.new_game(players, 1000 + seed, deal=core.deal_of(real))
+        assert copy.seed == 1000 + seed
+        while not core.is_over(real):
+            assert copy == replace(real, seed=copy.seed)
+            action = rng.choice(core.legal_actions(real))
+            real, copy = core.apply_action(real, action), core.apply_action(copy, action)
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        lambda d: replace(d, deck=d.deck[1:]),  # a card missing
+        lambda d: replace(d, deck=(d.deck[1], *d.deck[1:])),  # a card twice
+        lambda d: replace(d, first=3),  # nobody sits there with 3 players
+        lambda d: replace(d, wings=(0, 0, 1, 2, 3)),  # a patron's wing twice
+    ],
+)
+def test_a_deal_that_is_not_one_is_refused(broken):
+    deal = core.deal_of(core.new_game(3, 4))
+    with pytest.raises(ValueError, match="deal"):
+        core.new_game(3, 4, deal=broken(deal))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
