@@ -26,7 +26,7 @@ from saves.migrations import OLDEST_VERSION, migrate
 from saves.text import MAX_PLAYER_NAME, check_text, quoted, tame
 
 FORMAT: Final = "mykerinos-save"
-VERSION: Final = 1
+VERSION: Final = 2
 """The version this code writes. Older versions are migrated on load."""
 
 MAX_FILE_BYTES: Final = 4 * 1024 * 1024
@@ -63,8 +63,9 @@ class SeatConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     JSON Schema lists them); None for a human."""
 
 
-class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One saved game, as stored on disk (current version)."""
+class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One saved game, as stored on disk (current version); a field at its default is
+    not written."""
 
     format: Literal["mykerinos-save"]
     version: int
@@ -74,6 +75,10 @@ class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     actions: Annotated[list[core.Action], msgspec.Meta(max_length=MAX_ACTIONS)]
     created: datetime
     updated: datetime
+    deal: core.Deal | None = None
+    """What chance decided at setup, when the seed must not say it: a game exported from a
+    shared table (its seed would deal the real order of the parcels not yet dealt, which
+    nobody at the table knew). None: the deal comes from ``seed``."""
 
 
 class Header(msgspec.Struct):

@@ -75,5 +75,10 @@ def _v0_action(path: Path, index: int, text: object) -> object:
         raise load_error(path, f"move {index + 1} cannot be read: {tame(str(exc))}") from None
 
 
-_STEPS: list[Migration] = [_v0_to_v1]
+def _v1_to_v2(path: Path, old: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 adds ``deal`` (a game exported from a shared table); none before."""
+    return {**old, "version": 2}
+
+
+_STEPS: list[Migration] = [_v0_to_v1, _v1_to_v2]
 """``_STEPS[n - OLDEST_VERSION]`` turns version n into n + 1."""

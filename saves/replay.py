@@ -30,6 +30,7 @@ def replay(path: Path, save: SaveFile) -> list[core.GameState]:
             save.seed,
             names=[seat.name for seat in save.players],
             colours=[seat.colour for seat in save.players],
+            deal=save.deal,
         )
     except ValueError as exc:
         raise load_error(path, f"the players are wrong: {tame(str(exc))}") from None

@@ -144,11 +144,24 @@ class Session:
         return cls._create(store, save, state, candidates, chosen=name is not None)
 
     @classmethod
+    def adopt(cls, store: SaveStore, data: bytes, name: str) -> Session:
+        """Keep a game made elsewhere (a shared table's export, in save-file ``data``) as a
+        new save ``name``, held like a new game. Raises :class:`SaveError` naming the file
+        for data that is not a valid game, or a name that is bad or taken."""
+        from saves.format import decode
+        from saves.replay import replay
+
+        path = store.path(check_name(name))
+        save = decode(path, data)
+        states = replay(path, save)
+        return cls._create(store, save, states, iter([name]), chosen=True)
+
+    @classmethod
     def _create(
         cls,
         store: SaveStore,
         save: SaveFile,
-        state: core.GameState,
+        state: core.GameState | list[core.GameState],
         candidates: Iterator[str],
         chosen: bool,
     ) -> Session:
@@ -168,14 +181,20 @@ class Session:
 
     @classmethod
     def _try_create(
-        cls, store: SaveStore, name: str, save: SaveFile, state: core.GameState
+        cls,
+        store: SaveStore,
+        name: str,
+        save: SaveFile,
+        state: core.GameState | list[core.GameState],
     ) -> Session | None:
-        """Claim ``name`` and write ``save`` there exclusively; None if the name is taken."""
+        """Claim ``name`` and write ``save`` (whose positions are ``state``: the start, or
+        all of them) there exclusively; None if the name is taken."""
         try:
             claim = lock.claim(store.folder, name)
         except GameOpenElsewhere:
             return None
-        session = cls(store, name, save, [state], claim=claim)
+        states = state if isinstance(state, list) else [state]
+        session = cls(store, name, save, states, claim=claim)
         try:
             session._write(exclusive=True)
         except Exists:
