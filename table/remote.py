@@ -131,10 +131,12 @@ class TableDirectory:
         reply = await self._ask(wire.ListTables(self.link.new_ref()))
         return _answer(reply, wire.Lobby).tables
 
-    async def create(self, seats: Sequence[wire.SeatSpec], title: str = "") -> int:
-        """Create a table; returns its id."""
+    async def create(self, seats: Sequence[wire.SeatSpec], title: str = "") -> wire.TableInfo:
+        """Create a table; returns how it stands (playing at once, or waiting for players
+        to take its open seats)."""
         reply = await self._ask(wire.CreateTable(self.link.new_ref(), tuple(seats), title))
-        return _answer(reply, wire.Snapshot).table.id
+        (table,) = _answer(reply, wire.Lobby).tables
+        return table
 
     async def sit(self, table: int) -> RemoteSeat:
         """Sit at ``table`` (your seat, or a free one) on a connection of its own."""

@@ -1,0 +1,229 @@
+"""The table server's store: tables, their seats and their actions, in SQLite.
+
+One row per action, keyed ``(table, seq)``, so an action can never be stored twice or out
+of order; a table's game is its seed, its seats and its actions (the rules replay it).
+The file is in WAL mode with ``synchronous=FULL``: once :meth:`TableStore.commit` returns,
+the actions survive a kill -9 or a power cut. The schema is versioned by ``PRAGMA
+user_version``; :data:`MIGRATIONS` brings any older file up to date when it is opened.
+
+Everything the server needs goes through :class:`TableStore`'s few methods, so a
+deployment that outgrows one host can put PostgreSQL behind the same interface (see
+``docs/table-server.md``). Calls block: the server makes them from one writer thread.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+import msgspec
+
+import core
+
+MIGRATIONS: Final[tuple[str, ...]] = (
+    # 1: tables, seats, actions
+    """
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY,
+        title TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE TABLE seats (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT,
+        level TEXT,
+        colour TEXT NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE TABLE actions (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        seq INTEGER NOT NULL,
+        action BLOB NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    ) WITHOUT ROWID;
+    """,
+)
+"""Each entry brings the schema from version ``index`` to ``index + 1``."""
+
+_ACTION = msgspec.json.Encoder()
+_ACTION_OF: msgspec.json.Decoder[core.Action] = msgspec.json.Decoder(core.Action)
+
+
+class StoreError(Exception):
+    """The store file cannot be used (newer schema, not a database…); ``str`` says why."""
+
+
+@dataclass
+class SeatRow:
+    """A seat as stored: ``kind`` is ``player`` (``name`` set once someone sits),
+    ``open`` (nobody yet: the first to join takes it, becoming ``player``) or ``computer``."""
+
+    kind: str
+    name: str | None
+    level: str | None
+    colour: core.Colour
+
+
+@dataclass
+class TableRow:
+    """A table and its whole game as stored."""
+
+    id: int
+    title: str
+    seed: int
+    created: float
+    updated: float
+    seats: list[SeatRow]
+    actions: list[core.Action] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Append:
+    """Store action ``seq`` of a table."""
+
+    table: int
+    seq: int
+    action: core.Action
+
+
+@dataclass(frozen=True)
+class Truncate:
+    """Forget a table's actions from ``seq`` on (an undo)."""
+
+    table: int
+    seq: int
+
+
+@dataclass(frozen=True)
+class SitDown:
+    """``name`` takes the open seat ``seat``."""
+
+    table: int
+    seat: int
+    name: str
+
+
+Change = Append | Truncate | SitDown
+
+
+class TableStore:
+    """The tables of one server, in one SQLite file (see the module docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        try:
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path} cannot be the table store: {exc}") from None
+
+    def _migrate(self) -> None:
+        (version,) = self.db.execute("PRAGMA user_version").fetchone()
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path} was written by a newer server (schema {version}; this one "
+                f"knows up to {len(MIGRATIONS)})"
+            )
+        for number in range(version, len(MIGRATIONS)):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version = {number + 1}")
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ---------------------------------------------------------------- reading
+
+    def tables(self) -> list[TableRow]:
+        """Every table with its seats and actions (the server holds them in memory)."""
+        rows = {
+            table_id: TableRow(table_id, title, seed, created, updated, [])
+            for table_id, title, seed, created, updated in self.db.execute(
+                "SELECT id, title, seed, created, updated FROM tables ORDER BY id"
+            )
+        }
+        for table_id, kind, name, level, colour in self.db.execute(
+            "SELECT table_id, kind, name, level, colour FROM seats ORDER BY table_id, seat"
+        ):
+            rows[table_id].seats.append(SeatRow(kind, name, level, core.Colour(colour)))
+        for table_id, blob in self.db.execute(
+            "SELECT table_id, action FROM actions ORDER BY table_id, seq"
+        ):
+            rows[table_id].actions.append(_ACTION_OF.decode(blob))
+        return list(rows.values())
+
+    # ---------------------------------------------------------------- writing
+
+    def create(self, title: str, seed: int, seats: Sequence[SeatRow]) -> TableRow:
+        """A new table, committed."""
+        now = time.time()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = self.db.execute(
+                "INSERT INTO tables (title, seed, created, updated) VALUES (?, ?, ?, ?)",
+                (title, seed, now, now),
+            )
+            table_id = cursor.lastrowid
+            assert table_id is not None
+            self.db.executemany(
+                "INSERT INTO seats (table_id, seat, kind, name, level, colour) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (table_id, i, s.kind, s.name, s.level, s.colour.value)
+                    for i, s in enumerate(seats)
+                ],
+            )
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return TableRow(table_id, title, seed, now, now, list(seats))
+
+    def commit(self, changes: Sequence[Change]) -> None:
+        """Apply ``changes`` in one transaction: all of them are durable when this returns,
+        or none (an exception: an action already stored, a write that failed)."""
+        now = time.time()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for change in changes:
+                if isinstance(change, Append):
+                    self.db.execute(
+                        "INSERT INTO actions (table_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                        (change.table, change.seq, _ACTION.encode(change.action), now),
+                    )
+                elif isinstance(change, Truncate):
+                    self.db.execute(
+                        "DELETE FROM actions WHERE table_id = ? AND seq >= ?",
+                        (change.table, change.seq),
+                    )
+                else:
+                    self.db.execute(
+                        "UPDATE seats SET kind = 'player', name = ? "
+                        "WHERE table_id = ? AND seat = ? AND kind = 'open'",
+                        (change.name, change.table, change.seat),
+                    )
+                self.db.execute("UPDATE tables SET updated = ? WHERE id = ?", (now, change.table))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
