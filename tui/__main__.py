@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import saves
+    from table.remote import ServerAddress
 
 SSH_ESCDELAY_MS = "400"
 """Over SSH an Esc and the bytes of an arrow key can arrive apart; wait longer for them."""
@@ -36,6 +37,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument("--list", action="store_true", help="list the saved games and exit")
     parser.add_argument("--seed", type=int, help="seed of the new game's deal (replayable)")
+    parser.add_argument(
+        "--socket", metavar="PATH",
+        help="the table server's socket (default: $MYKERINOS_SOCKET, else your runtime folder)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--player", metavar="NAME",
+        help="your name at the table server (a shared game account names its players)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--local", action="store_true", help="play on this machine even if a table server runs"
+    )
     return parser.parse_args(argv)
 
 
@@ -92,9 +104,15 @@ def has_terminal() -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the game; returns the process exit code. An unexpected error before or after
-    the app runs (inside it, the app has its own report) prints one line saying where its
-    crash report is, never a traceback, and exits 1."""
+    """Run the game (or ``mykerinos serve …``, the table server); returns the process exit
+    code. An unexpected error before or after the app runs (inside it, the app has its own
+    report) prints one line saying where its crash report is, never a traceback, and
+    exits 1."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:
+        from table.server import main as serve
+
+        return serve(argv[1:])
     args = parse_args(argv)
     try:
         return _run(args)
@@ -111,7 +129,7 @@ def _run(args: argparse.Namespace) -> int:
     set_escape_delay()
     from tui.app import make_app
 
-    app = make_app(args.save_dir, seed=args.seed, resume=args.resume)
+    app = make_app(args.save_dir, seed=args.seed, resume=args.resume, server=_server_address(args))
     if app.load_error is not None:
         # A wrong --resume NAME is a command-line mistake: say so there, start nothing.
         print(f"mykerinos: {_one_line(app.load_error)}", file=sys.stderr)
@@ -123,6 +141,17 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     app.run()
     return app.return_code or 0
+
+
+def _server_address(args: argparse.Namespace) -> ServerAddress | None:
+    """Where to look for a table server: nowhere with ``--local``, a seed or a game to
+    resume (those are about a game on this machine)."""
+    if args.local or args.seed is not None or args.resume is not None:
+        return None
+    from table.address import socket_path
+    from table.remote import ServerAddress
+
+    return ServerAddress(socket_path(args.socket), args.player)
 
 
 def _one_line(message: str) -> str:

@@ -16,19 +16,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 
-from tui.messages import LoadRequested, NewGameRequested, ReplayRequested
+from tui.messages import LoadRequested, NewGameRequested, ReplayRequested, TablesRequested
 
 if TYPE_CHECKING:
     from textual.driver import Driver
     from textual.notifications import SeverityLevel
 
     import saves
+    from table.remote import ServerAddress, TableDirectory
     from tui.screens.game import GameScreen
+    from tui.screens.lobby import LobbyScreen
     from tui.screens.new_game import NewGameChoice, NewGameScreen
 
 TERMINATE_GRACE = 3.0
@@ -58,9 +60,14 @@ class MykerinosApp(App[None]):
         resume: str | None = None,
         offer_resume: bool = True,
         computer_pause: float = 0.4,
+        server: ServerAddress | None = None,
     ) -> None:
+        """``server``: where to look for a table server (None: play on this machine only)."""
         super().__init__()
         self.store = store
+        self.server = server
+        self.directory: TableDirectory | None = None
+        """The table server's tables, once it answered."""
         self.seed = seed
         self.resume = resume
         self.offer_resume = offer_resume
@@ -160,11 +167,53 @@ class MykerinosApp(App[None]):
             self.notify(self.load_error, title="Cannot load", severity="error", timeout=10)
             self.start_new_game()
             return
+        if self.server is not None and self.server.socket.exists():
+            self._find_tables()
+            return
+        self.start_local()
+
+    def start_local(self) -> None:
+        """The game on this machine: the latest unfinished one is offered, else a new one."""
         latest = self.store.latest_unfinished() if self.offer_resume else None
         if latest is None:
             self.start_new_game()
             return
         self.offer_to_resume(latest)
+
+    # ---------------------------------------------------------------- the table server
+
+    @work(exclusive=True, group="tables")
+    async def _find_tables(self) -> None:
+        """Reach the table server; its lobby when it answers, the local game otherwise."""
+        from table.remote import TableUnavailable
+
+        assert self.server is not None
+        try:
+            self.directory = await self.server.directory()
+        except TableUnavailable as exc:
+            self.notify(str(exc), title="Playing on this machine", timeout=6)
+            self.start_local()
+            return
+        self.open_lobby()
+
+    def open_lobby(self) -> None:
+        from tui.screens.lobby import LobbyScreen
+
+        if self.directory is None:
+            self.notify("No table server was found.", severity="warning")
+            return
+        self.show_main(LobbyScreen(self.directory))
+
+    def on_lobby_screen_opened(self, message: LobbyScreen.Opened) -> None:
+        from tui.screens.game import GameScreen
+
+        self.show_main(GameScreen(message.seat))
+
+    def on_lobby_screen_closed(self, _message: LobbyScreen.Closed) -> None:
+        self.start_local()
+
+    def on_tables_requested(self, _message: TablesRequested) -> None:
+        self.open_lobby()
 
     def offer_to_resume(self, latest: saves.SaveSummary) -> None:
         """The dialog offering the latest unfinished game; loading another one and going
@@ -237,7 +286,8 @@ class MykerinosApp(App[None]):
         from tui.screens.new_game import NewGameScreen
 
         can_cancel = self.session is not None and not self.session.finished
-        self.show_main(NewGameScreen(self.seed, can_cancel=can_cancel))
+        tables = self.directory is not None
+        self.show_main(NewGameScreen(self.seed, can_cancel=can_cancel, tables=tables))
 
     def on_new_game_screen_chosen(self, message: NewGameScreen.Chosen) -> None:
         self._new_game_chosen(message.choice)
@@ -356,10 +406,12 @@ def make_app(
     resume: str | None = None,
     offer_resume: bool = True,
     computer_pause: float = 0.4,
+    server: ServerAddress | None = None,
 ) -> MykerinosApp:
     """The app users run: saves in ``save_dir`` (else the env/default folder, see
     `saves.default_folder`); ``resume`` a save name (``""``: the latest unfinished game);
-    ``computer_pause`` seconds between computer moves (0 in tests)."""
+    ``computer_pause`` seconds between computer moves (0 in tests); ``server`` where a
+    table server may listen (its lobby comes first when it answers)."""
     import saves
 
     store = saves.SaveStore(saves.default_folder(None if save_dir is None else str(save_dir)))
@@ -367,5 +419,10 @@ def make_app(
         latest = store.latest_unfinished()
         resume = latest.name if latest is not None else None
     return MykerinosApp(
-        store, seed=seed, resume=resume, offer_resume=offer_resume, computer_pause=computer_pause
+        store,
+        seed=seed,
+        resume=resume,
+        offer_resume=offer_resume,
+        computer_pause=computer_pause,
+        server=server,
     )

@@ -21,6 +21,10 @@ class LoadRequested(Message):
     """The player asked for the list of saved games."""
 
 
+class TablesRequested(Message):
+    """The player asked for the table server's lobby (play with others)."""
+
+
 class ReplayRequested(Message):
     """The player asked to replay a game: its states (one more than its actions)."""
 

@@ -29,6 +29,8 @@ def status_line(state: core.GameState, players: Sequence[Player], warning: str |
         text.append(" · ")
         text.append(look.seat_name(state, seat), look.seat_style(state, seat))
         text.append(" (computer)" if players[seat].computer else " to decide")
+        if players[seat].away:
+            text.append(f" ({players[seat].away})", look.DIM)
     text.append(f" · deck {len(state.deck)}", look.DIM)
     if warning:
         text.append(f" · {warning}", look.CURSOR)

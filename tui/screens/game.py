@@ -31,6 +31,7 @@ from tui.widgets.board import Board
 from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
+from tui.widgets.players import PlayersView
 from tui.widgets.region import RegionPicture, RegionView, still_recent
 
 DROPPABLE_KEYS = (frozenset({"press", "option"}), frozenset({"save_as", "hint"}))
@@ -130,6 +131,7 @@ class GameScreen(GameMenus):
         picture = RegionPicture(state, spaces, draft.placed, placing, self.recent)
         self.query_one(Board).show(picture, rooms)
         players = self.seat.players
+        self.query_one(PlayersView).show_presence(tuple(p.away for p in players))
         self.query_one(StatusLine).show(prompts.status_line(state, players, self.seat.status))
         prompt, options = prompts.decision(state, legal, mode, draft, players)
         options = options if self.message is None else self.message

@@ -21,7 +21,7 @@ from textual.widgets import Input, Static
 import core
 from core.ai import Level
 from saves import check_player_name
-from tui.messages import LoadRequested
+from tui.messages import LoadRequested, TablesRequested
 from tui.widgets.cycler import Cycler
 from tui.widgets.keys import KeysBar
 from tui.widgets.textfield import TextField
@@ -74,19 +74,30 @@ class NewGameScreen(Screen[None]):
         Binding("question_mark,f1", "help", "Help"),
         # o is typed into a name field; Ctrl+O opens the list from anywhere.
         Binding("o,ctrl+o", "load", "Load…", key_display="o"),
+        # Shown when a table server answered: its lobby (t is typed into a name field).
+        Binding("ctrl+t", "tables", "Play with others", key_display="^t"),
         # q is typed into a name field when one has focus; Esc and ctrl+q work everywhere.
         Binding("q,ctrl+q", "quit", "Quit", show=False),
     ]
 
-    def __init__(self, seed: int | None = None, can_cancel: bool = False) -> None:
+    def __init__(
+        self, seed: int | None = None, can_cancel: bool = False, tables: bool = False
+    ) -> None:
+        """``tables``: a table server answered, so its lobby is one key away."""
         super().__init__()
         self.seed = seed
         self.can_cancel = can_cancel
+        self.tables = tables
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             return self.can_cancel
+        if action == "tables":
+            return self.tables
         return True
+
+    def action_tables(self) -> None:
+        self.post_message(TablesRequested())
 
     def compose(self) -> ComposeResult:
         with Vertical(id="new-game"):
@@ -110,6 +121,7 @@ class NewGameScreen(Screen[None]):
             yield Static("", id="new-game-error")
             yield Static(
                 "Tab/↑↓ fields · ←→ change · Enter starts · o saved games · "
+                + ("^t play with others · " if self.tables else "")
                 + ("Esc back to the game" if self.can_cancel else "Esc quits"),
                 classes="keys",
             )

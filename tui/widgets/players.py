@@ -29,6 +29,15 @@ class PlayersView(StateView):
     PlayersView { height: auto; }
     """
 
+    away: tuple[str | None, ...] = ()
+    """Per seat, why the player is not here ("away since 14:02"), None when present: only
+    at a shared table, where each player has a terminal of their own."""
+
+    def show_presence(self, away: tuple[str | None, ...]) -> None:
+        if away != self.away:
+            self.away = away
+            self.refresh()
+
     def resizes(self, old: core.GameState, new: core.GameState) -> bool:
         return old.player_count != new.player_count
 
@@ -62,6 +71,9 @@ class PlayersView(StateView):
             text.append(f"  neutral {player.neutral_stock}", look.player_style(None))
         if state.has_passed(seat) and state.phase is core.Phase.EXCAVATION:
             text.append("  passed", look.DIM)
+        away = self.away[seat] if seat < len(self.away) else None
+        if away:
+            text.append(f"  {away.replace('since ', '')}", look.DIM)  # "away 14:02"
 
     def _cards(self, text: Text, player: core.PlayerState) -> None:
         counts: dict[core.Patron | None, list[str]] = {}

@@ -1,0 +1,225 @@
+"""Playing with others through a real table server process: the lobby, creating a table,
+two players in two apps, watching, the away mark, and the server restarting under a game.
+
+Each test starts ``python -m table.server`` on a Unix socket of its own (never TCP) and
+runs the apps with Pilot; the server trusts this login to name its players, as a shared
+game account would (``--trust-account``)."""
+
+from __future__ import annotations
+
+import getpass
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import core
+from table.remote import RemoteSeat, ServerAddress
+from tests.tui.conftest import app_for, settle, toasts
+from tui.screens.create_table import CreateTableScreen
+from tui.screens.game import GameScreen
+from tui.screens.lobby import LobbyScreen
+
+START_LIMIT = 20.0
+"""Seconds a server may take to listen (a bound against hangs, not a timing)."""
+
+
+class Server:
+    """A table server process on a socket of its own."""
+
+    def __init__(self, folder: Path) -> None:
+        self.socket = folder / "t.sock"
+        self.db = folder / "tables.db"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.socket.unlink(missing_ok=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "table.server", "--socket", str(self.socket),
+             "--db", str(self.db), "--trust-account", getpass.getuser()],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        deadline = time.monotonic() + START_LIMIT
+        while not self.socket.exists():
+            assert self.process.poll() is None, self.process.stderr and self.process.stderr.read()
+            assert time.monotonic() < deadline, "the server never listened"
+            time.sleep(0.02)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def address(self, player: str) -> ServerAddress:
+        return ServerAddress(self.socket, player)
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    # A short folder: a Unix socket's path must fit in 108 bytes, pytest's tmp_path may not.
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        running = Server(Path(folder))
+        running.start()
+        try:
+            yield running
+        finally:
+            running.stop()
+
+
+def lobby_of(app) -> LobbyScreen:
+    assert isinstance(app.screen, LobbyScreen), f"not the lobby: {app.screen!r}"
+    return app.screen
+
+
+def seat_of(app) -> RemoteSeat:
+    screen = app.screen
+    assert isinstance(screen, GameScreen), f"not a game: {screen!r}"
+    assert isinstance(screen.seat, RemoteSeat)
+    return screen.seat
+
+
+async def create_table(app, pilot, kinds: list[str], names: dict[int, str] | None = None) -> None:
+    """Fill the new-table form: one seat kind per seat (``you``, ``open``, ``player``,
+    ``computer normal``…), names for ``player`` seats, then Enter."""
+    await pilot.press("c")
+    await settle(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    form = app.screen
+    form.query_one("#count").value = str(len(kinds))
+    for seat, kind in enumerate(kinds):
+        form.query_one(f"#kind-{seat}").value = kind
+        if names and seat in names:
+            form.query_one(f"#name-{seat}").value = names[seat]
+    form._show_seats()
+    await pilot.press("enter")
+
+
+async def play_first_legal(app, pilot) -> core.Action:
+    """Play the first legal action through the seat (as the keys would)."""
+    seat = seat_of(app)
+    action = seat.legal_actions()[0]
+    seat.play(action)
+    return action
+
+
+async def test_the_lobby_comes_first_and_a_table_against_computers_plays(store, server) -> None:
+    """With a server answering, the app opens on its lobby; a table of you and two
+    computers starts at once, your moves are acknowledged, the computers answer."""
+    app = app_for(store, server=server.address("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert "you play as ann" in str(app.screen.query_one("#lobby-title").render())
+        await create_table(app, pilot, ["you", "computer easy", "computer easy"])
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        seat = seat_of(app)
+        assert seat.players[0].name == "ann"
+        assert seat.state.deck == tuple(sorted(seat.state.deck))  # public: canonical order
+        await settle(pilot, lambda: seat.decides_here(seat.state.current_player))
+        played = len(seat.actions)
+        await play_first_legal(app, pilot)
+        await settle(pilot, lambda: len(seat.actions) > played + 1)  # mine, then theirs
+
+
+async def test_two_players_in_two_apps_share_one_table(store, tmp_path, server) -> None:
+    """Ann creates a table with a seat kept for Ben; Ben's lobby lists it with a free seat
+    for him; once he sits the game starts and each one's move reaches the other's screen."""
+    ann = app_for(store, server=server.address("ann"))
+    ben_store = type(store)(tmp_path / "ben-saves")
+    ben = app_for(ben_store, server=server.address("ben"))
+    async with ann.run_test(size=(80, 24)) as ann_pilot, ben.run_test(size=(80, 24)) as ben_pilot:
+        await settle(ann_pilot, lambda: isinstance(ann.screen, LobbyScreen))
+        await create_table(ann, ann_pilot, ["you", "player"], names={1: "ben"})
+        await settle(ann_pilot, lambda: isinstance(ann.screen, GameScreen))
+        await settle(ben_pilot, lambda: isinstance(ben.screen, LobbyScreen))
+        lobby = lobby_of(ben)
+        await settle(ben_pilot, lambda: bool(lobby.tables))
+        assert "your table" in str(lobby.query_one("#lobby-detail").render())
+        await ben_pilot.press("enter")
+        await settle(ben_pilot, lambda: isinstance(ben.screen, GameScreen))
+        ann_seat, ben_seat = seat_of(ann), seat_of(ben)
+        await settle(ann_pilot, lambda: ann_seat.state == ben_seat.state)
+        for _ in range(6):  # a few moves, whoever's turn it is
+            mover, pilot = (ann, ann_pilot)
+            if ben_seat.decides_here(ben_seat.state.current_player):
+                mover, pilot = ben, ben_pilot
+            count = len(ann_seat.actions)
+            await play_first_legal(mover, pilot)
+            await settle(ann_pilot, lambda c=count: len(ann_seat.actions) > c)
+            await settle(ben_pilot, lambda c=count: len(ben_seat.actions) > c)
+            assert ann_seat.state == ben_seat.state
+        assert ann_seat.seats_here == {0} and ben_seat.seats_here == {1}
+
+
+async def test_a_spectator_sees_the_game_and_cannot_act(store, tmp_path, server) -> None:
+    ann = app_for(store, server=server.address("ann"))
+    cleo = app_for(type(store)(tmp_path / "cleo"), server=server.address("cleo"))
+    async with ann.run_test(size=(80, 24)) as ann_pilot, cleo.run_test(size=(80, 24)) as pilot:
+        await settle(ann_pilot, lambda: isinstance(ann.screen, LobbyScreen))
+        await create_table(ann, ann_pilot, ["you", "computer easy"])
+        await settle(ann_pilot, lambda: isinstance(ann.screen, GameScreen))
+        await settle(pilot, lambda: isinstance(cleo.screen, LobbyScreen))
+        await settle(pilot, lambda: bool(lobby_of(cleo).tables))
+        await pilot.press("w")
+        await settle(pilot, lambda: isinstance(cleo.screen, GameScreen))
+        watching = seat_of(cleo)
+        assert watching.status == "WATCHING"
+        assert not any(watching.decides_here(s) for s in range(2))
+        with pytest.raises(Exception, match="watching"):
+            watching.play(watching.legal_actions()[0])
+
+
+async def test_the_server_restarting_under_a_game_loses_nothing(store, server) -> None:
+    """kill -9 of the server mid-game: the seat says it is reconnecting, comes back by
+    itself once the server is up again, at the same position, and play goes on."""
+    app = app_for(store, server=server.address("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await create_table(app, pilot, ["you", "player"], names={1: "ben"})
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        seat = seat_of(app)
+        before = seat.state
+        server.kill()
+        await settle(pilot, lambda: seat.status == "reconnecting…")
+        server.start()
+        await settle(pilot, lambda: seat.status != "reconnecting…", limit=2000)
+        assert seat.state == before
+
+
+async def test_without_a_server_the_game_is_local(store, tmp_path) -> None:
+    """No socket at the address: the local flow starts at once, no key for tables."""
+    from tui.screens.new_game import NewGameScreen
+
+    app = app_for(store, server=ServerAddress(tmp_path / "none.sock", "ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        assert app.screen.check_action("tables", ()) is False
+
+
+async def test_a_stale_socket_says_so_and_plays_locally(store) -> None:
+    """A socket file with no server behind it (a server killed -9): one notice, then the
+    local game; nothing hangs."""
+    import socket as sockets
+
+    from tui.screens.new_game import NewGameScreen
+
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        path = Path(folder) / "t.sock"
+        listener = sockets.socket(sockets.AF_UNIX)
+        listener.bind(str(path))
+        listener.close()  # the file stays, nobody listens
+        app = app_for(store, server=ServerAddress(path, "ann"))
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, NewGameScreen))
+            await settle(pilot, lambda: any("No table server" in t for t in toasts(app)))

@@ -1,0 +1,156 @@
+"""Create a table on the server: 2–4 seats, each yours, reserved for a named player, open
+to the first who joins, or a computer. The game starts when every seat is filled.
+
+Dismisses with the new table as the lobby lists it, or None when cancelled.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from core.ai import Level
+from saves import check_player_name
+from table.protocol import TableInfo
+from tui.widgets.cycler import Cycler
+from tui.widgets.textfield import TextField
+
+if TYPE_CHECKING:
+    from table.protocol import SeatSpec, TableInfo
+    from table.remote import TableDirectory
+
+SEAT_KINDS = ["you", "open", "player", "computer easy", "computer normal", "computer hard"]
+KIND_NOTES = {
+    "you": "your own seat",
+    "open": "the first who joins takes it",
+    "player": "kept for the player named here",
+    "computer easy": "",
+    "computer normal": "",
+    "computer hard": "",
+}
+MAX_SEATS = 4
+
+
+class CreateTableScreen(ModalScreen[TableInfo | None]):
+    """The seats of a new table (see the module docstring)."""
+
+    DEFAULT_CSS = """
+    CreateTableScreen { align: center middle; }
+    CreateTableScreen #create { width: 76; height: auto; border: thick $accent;
+                                background: $surface; padding: 0 1; }
+    CreateTableScreen .field { height: 1; }
+    CreateTableScreen .label { width: 8; }
+    CreateTableScreen TextField { width: 16; }
+    CreateTableScreen .note { color: $text-muted; padding: 0 1; }
+    CreateTableScreen #create-error { height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "create", "Create", priority=True),
+        Binding("down", "app.focus_next", "Next field", show=False),
+        Binding("up", "app.focus_previous", "Previous field", show=False),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(self, directory: TableDirectory) -> None:
+        super().__init__()
+        self.directory = directory
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="create"):
+            yield Static(Text("New table", style="bold"))
+            with Horizontal(classes="field"):
+                yield Static("Players", classes="label")
+                yield Cycler(["2", "3", "4"], 1, id="count")
+            for seat in range(MAX_SEATS):
+                with Horizontal(classes="field seat", id=f"seat-{seat}"):
+                    yield Static(f"Seat {seat + 1}", classes="label")
+                    kind = 0 if seat == 0 else 1
+                    yield Cycler(SEAT_KINDS, kind, id=f"kind-{seat}")
+                    yield TextField("", placeholder="name", max_length=12, compact=True,
+                                    id=f"name-{seat}")  # fmt: skip
+                    yield Static(KIND_NOTES[SEAT_KINDS[kind]], classes="note", id=f"note-{seat}")
+            yield Static("", id="create-error")
+            yield Static(
+                "↑↓ fields · ←→ change · Enter creates the table · Esc cancel", classes="note"
+            )
+
+    def on_mount(self) -> None:
+        self._show_seats()
+        self.query_one("#count", Cycler).focus()
+
+    def on_cycler_changed(self, _event: Cycler.Changed) -> None:
+        self._show_seats()
+        self.query_one("#create-error", Static).update("")
+
+    def _show_seats(self) -> None:
+        count = int(self.query_one("#count", Cycler).value)
+        for seat in range(MAX_SEATS):
+            self.query_one(f"#seat-{seat}").display = seat < count
+            kind = self.query_one(f"#kind-{seat}", Cycler).value
+            self.query_one(f"#name-{seat}").display = kind == "player"
+            self.query_one(f"#note-{seat}", Static).update(KIND_NOTES[kind])
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_create()
+
+    def seats(self) -> list[SeatSpec] | str:
+        """The seats chosen, or why they cannot make a table."""
+        from table.protocol import SeatSpec
+
+        count = int(self.query_one("#count", Cycler).value)
+        specs: list[SeatSpec] = []
+        names: list[str] = []
+        for seat in range(count):
+            kind = self.query_one(f"#kind-{seat}", Cycler).value
+            if kind == "you":
+                specs.append(SeatSpec("player", self.directory.player))
+                names.append(self.directory.player)
+            elif kind == "open":
+                specs.append(SeatSpec("open"))
+            elif kind == "player":
+                typed = self.query_one(f"#name-{seat}", Input).value.strip()
+                try:
+                    name = check_player_name(typed)
+                except ValueError as exc:
+                    return f"Seat {seat + 1}: {exc}."
+                specs.append(SeatSpec("player", name))
+                names.append(name)
+            else:
+                level = cast(Level, kind.partition(" ")[2])
+                specs.append(SeatSpec("computer", level=level))
+        if self.directory.player not in names:
+            return "Keep a seat for yourself (“you”): you create the table to play at it."
+        if len({n.lower() for n in names}) != len(names):
+            return "Two seats are for the same player: each player sits once."
+        return specs
+
+    def action_create(self) -> None:
+        specs = self.seats()
+        if isinstance(specs, str):
+            self.query_one("#create-error", Static).update(Text(f"✗ {specs}", "reverse"))
+            self.app.bell()
+            return
+        self._create(specs)
+
+    @work(exclusive=True)
+    async def _create(self, specs: list[SeatSpec]) -> None:
+        from table.remote import TableUnavailable
+        from table.seat import SeatError
+
+        try:
+            table = await self.directory.create(specs)
+        except (TableUnavailable, SeatError) as exc:
+            self.query_one("#create-error", Static).update(Text(f"✗ {exc}", "reverse"))
+            return
+        self.dismiss(table)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,281 @@
+"""The lobby: the tables of the table server, to play at, join, watch or create.
+
+Your tables come first (those where it is your turn before the others), then tables with
+a seat free for you, then the games you can watch. The list refreshes itself every
+:data:`REFRESH` seconds. Enter sits you at the table under the cursor (or watches it when
+there is no seat for you), ``w`` watches, ``c`` creates a table, Esc goes back to the game
+on this machine.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+
+from tui import look
+from tui.widgets.keys import KeysBar
+
+if TYPE_CHECKING:
+    from table.protocol import TableInfo
+    from table.remote import RemoteSeat, TableDirectory
+
+REFRESH = 2.0
+"""Seconds between two looks at the server's tables."""
+
+COLUMNS = (("", 1), ("Table", 16), ("Players", 28), ("Status", 15), ("Seen", 4))
+"""Column labels and widths: they fit in 80 columns with the cell padding."""
+
+
+def my_seat(info: TableInfo, player: str) -> int | None:
+    """The seat ``player`` has at the table (reserved or taken), None if none."""
+    return next((i for i, s in enumerate(info.seats) if s.name == player and not s.computer), None)
+
+
+def free_seat(info: TableInfo) -> int | None:
+    """An open seat nobody has taken yet, None if none."""
+    if info.status != "waiting":
+        return None
+    return next((i for i, s in enumerate(info.seats) if s.name is None), None)
+
+
+def is_my_turn(info: TableInfo, player: str) -> bool:
+    return info.status == "playing" and info.turn is not None and info.turn == my_seat(info, player)
+
+
+def order(tables: tuple[TableInfo, ...], player: str) -> list[TableInfo]:
+    """Your turn first, then your other tables, then tables with a free seat, then the
+    rest (to watch); the most recently active first within each group."""
+
+    def rank(info: TableInfo) -> tuple[int, float]:
+        if is_my_turn(info, player):
+            group = 0
+        elif my_seat(info, player) is not None and info.status != "over":
+            group = 1
+        elif free_seat(info) is not None:
+            group = 2
+        elif info.status != "over":
+            group = 3
+        else:
+            group = 4
+        return group, -info.updated
+
+    return sorted(tables, key=rank)
+
+
+def players_cell(info: TableInfo) -> Text:
+    """``B Ann  R Ben(c)  G ·open·``: the colour letter, the name, (c) for a computer,
+    ``(away)`` for a player not connected."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    for seat in info.seats:
+        if text:
+            text.append(" ")
+        text.append(seat.colour.letter, look.player_style(seat.colour))
+        if seat.name is None:
+            text.append(" ·open·", look.DIM)
+            continue
+        text.append(f" {seat.name}")
+        if seat.computer:
+            text.append("(c)", look.DIM)
+        elif info.status == "playing" and not seat.present:
+            text.append("(away)", look.DIM)
+    return text
+
+
+def status_words(info: TableInfo, player: str) -> str:
+    if info.status == "over":
+        return "over"
+    if info.status == "waiting":
+        free = sum(1 for s in info.seats if s.name is None or not (s.present or s.computer))
+        return f"waiting: {free} seat{'s' * (free != 1)}"
+    if is_my_turn(info, player):
+        return f"YOUR TURN · s{info.season}"
+    turn = info.seats[info.turn] if info.turn is not None else None
+    who = turn.name if turn is not None and turn.name else "?"
+    return f"{who} · s{info.season}"
+
+
+def age(updated: float, now: float) -> str:
+    """How long ago, in one short word: ``now``, ``5m``, ``3h``, ``2d``."""
+    seconds = max(0.0, now - updated)
+    if seconds < 60:
+        return "now"
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit}"
+    return "now"  # pragma: no cover - the loop always returns
+
+
+class LobbyScreen(Screen[None]):
+    """The server's tables (see the module docstring)."""
+
+    DEFAULT_CSS = """
+    LobbyScreen { layout: vertical; }
+    LobbyScreen #lobby-title { height: 1; background: $panel; text-style: bold; }
+    LobbyScreen #tables { height: 1fr; }
+    LobbyScreen #lobby-detail { height: auto; max-height: 3; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "sit", "Play", priority=True),
+        Binding("w", "watch", "Watch"),
+        Binding("c", "create", "New table"),
+        Binding("r", "refresh", "Refresh", show=False),
+        Binding("escape", "close", "Back"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    class Opened(Message):
+        """A table was opened here, to play at or to watch: show it."""
+
+        def __init__(self, seat: RemoteSeat) -> None:
+            super().__init__()
+            self.seat = seat
+
+    class Closed(Message):
+        """The player left the lobby (Esc): back to the game on this machine."""
+
+    def __init__(self, directory: TableDirectory) -> None:
+        super().__init__()
+        self.directory = directory
+        self.tables: list[TableInfo] = []
+
+    def compose(self) -> ComposeResult:
+        title = f"Tables on the server · you play as {self.directory.player}"
+        yield Static(title, id="lobby-title", markup=False)
+        table: DataTable[Text] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        for label, width in COLUMNS:
+            table.add_column(label, width=width)
+        yield table
+        yield Static(id="lobby-detail", markup=False)
+        yield KeysBar()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).focus()
+        self.action_refresh()
+        self.set_interval(REFRESH, self.action_refresh)
+
+    # ---------------------------------------------------------------- the list
+
+    @work(exclusive=True, group="lobby-list")
+    async def action_refresh(self) -> None:
+        from table.remote import TableUnavailable
+
+        try:
+            tables = await self.directory.tables()
+        except TableUnavailable as exc:
+            self._say(f"{exc} Retrying…")
+            return
+        self.show_tables(tables)
+
+    def show_tables(self, tables: tuple[TableInfo, ...]) -> None:
+        """Show ``tables`` in lobby order, keeping the cursor on the same table."""
+        grid: DataTable[Text] = self.query_one(DataTable)
+        keep = self.selected.id if self.selected is not None else None
+        self.tables = order(tables, self.directory.player)
+        grid.clear()
+        now = time.time()
+        player = self.directory.player
+        for info in self.tables:
+            mark = "▶" if is_my_turn(info, player) else ""
+            grid.add_row(
+                Text(mark, "bold"),
+                Text(info.title, no_wrap=True, overflow="ellipsis"),
+                players_cell(info),
+                Text(status_words(info, player), "bold" if mark else ""),
+                Text(age(info.updated, now)),
+                key=str(info.id),
+            )
+        ids = [info.id for info in self.tables]
+        if keep in ids:
+            grid.move_cursor(row=ids.index(keep))
+        self.show_detail()
+
+    @property
+    def selected(self) -> TableInfo | None:
+        grid: DataTable[Text] = self.query_one(DataTable)
+        if not self.tables or grid.cursor_row < 0:
+            return None
+        return self.tables[min(grid.cursor_row, len(self.tables) - 1)]
+
+    @on(DataTable.RowHighlighted)
+    def show_detail(self) -> None:
+        info = self.selected
+        player = self.directory.player
+        if info is None:
+            self._say("No tables yet. c: create one (choose who sits where).")
+        elif my_seat(info, player) is not None and info.status != "over":
+            self._say(f"{info.title}: your table. Enter: play.")
+        elif free_seat(info) is not None:
+            self._say(f"{info.title}: a seat is free. Enter: take it; w: watch.")
+        elif info.status == "over":
+            self._say(f"{info.title}: finished. Enter or w: see the game.")
+        else:
+            self._say(f"{info.title}: no seat for you. Enter or w: watch.")
+
+    def _say(self, words: str) -> None:
+        self.query_one("#lobby-detail", Static).update(words)
+
+    # ---------------------------------------------------------------- actions
+
+    def action_sit(self) -> None:
+        info = self.selected
+        if info is None:
+            return
+        player = self.directory.player
+        if info.status != "over" and (
+            my_seat(info, player) is not None or free_seat(info) is not None
+        ):
+            self._open(info.id, watch=False)
+        else:
+            self._open(info.id, watch=True)
+
+    def action_watch(self) -> None:
+        info = self.selected
+        if info is not None:
+            self._open(info.id, watch=True)
+
+    @work(exclusive=True, group="lobby-open")
+    async def _open(self, table: int, *, watch: bool) -> None:
+        from table.remote import TableUnavailable
+        from table.seat import SeatError
+
+        self._say("Opening the table…")
+        try:
+            if watch:
+                seat = await self.directory.watch(table)
+            else:
+                seat = await self.directory.sit(table)
+        except (TableUnavailable, SeatError) as exc:
+            self._say(str(exc))
+            self.app.bell()
+            return
+        self.post_message(self.Opened(seat))
+
+    def action_create(self) -> None:
+        from tui.screens.create_table import CreateTableScreen
+
+        def created(table: TableInfo | None) -> None:
+            if table is None:
+                return
+            self.action_refresh()
+            if table.status == "playing":
+                self._open(table.id, watch=False)
+            else:
+                self._say(
+                    f"Table {table.title!r} created: the game starts when every seat is taken."
+                )
+
+        self.app.push_screen(CreateTableScreen(self.directory), created)
+
+    def action_close(self) -> None:
+        self.post_message(self.Closed())
+
+    def action_quit(self) -> None:
+        self.app.exit()
