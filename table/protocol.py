@@ -1,7 +1,8 @@
 """The table protocol: what the server and its clients say to each other.
 
 A connection carries **frames**: a 4-byte big-endian length, then that many bytes of
-msgpack, one message each. Every message is a ``msgspec`` Struct tagged by its class
+JSON, one message each (JSON, not msgpack: the board's masks are integers of up to 72 bits,
+which msgpack cannot carry). Every message is a ``msgspec`` Struct tagged by its class
 (``"t"`` field), so a frame decodes to exactly one of :data:`ClientMessage` (what a client
 may send) or :data:`ServerMessage` (what the server sends); anything else is refused.
 
@@ -234,9 +235,9 @@ ServerMessage = Welcome | Error | Lobby | Snapshot | Played | Seats | Exported
 
 # ---------------------------------------------------------------- frames
 
-_ENCODER = msgspec.msgpack.Encoder()
-_CLIENT: msgspec.msgpack.Decoder[ClientMessage] = msgspec.msgpack.Decoder(ClientMessage)
-_SERVER: msgspec.msgpack.Decoder[ServerMessage] = msgspec.msgpack.Decoder(ServerMessage)
+_ENCODER = msgspec.json.Encoder()
+_CLIENT: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
+_SERVER: msgspec.json.Decoder[ServerMessage] = msgspec.json.Decoder(ServerMessage)
 
 
 class ProtocolError(Exception):
@@ -244,7 +245,7 @@ class ProtocolError(Exception):
 
 
 def frame(message: ClientMessage | ServerMessage) -> bytes:
-    """``message`` as one frame: length prefix, then msgpack."""
+    """``message`` as one frame: length prefix, then JSON."""
     body = _ENCODER.encode(message)
     return HEADER.pack(len(body)) + body
 

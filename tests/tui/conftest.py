@@ -12,6 +12,7 @@ from textual.app import App
 
 import core
 import saves
+from tests.table_server.process import server  # noqa: F401 - a fixture: a real table server
 from tui.app import MykerinosApp
 
 FIXED_TIME = datetime(2026, 1, 2, 3, 4, tzinfo=UTC)

@@ -1,0 +1,129 @@
+"""Protocol-level players for the server tests: each is one client connection that keeps
+every frame it received (to inspect what crossed the socket) and plays a seeded random
+legal action, decided on the public position it was sent, whenever one of its seats is to
+decide."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+
+import core
+from table import protocol as wire
+from table.connection import Connection, connect
+from table.remote import replay
+
+WAIT = 30.0
+"""Seconds any one answer may take before a test fails (a hang bound)."""
+
+
+@dataclass
+class Bot:
+    """A player at one table, through its own connection."""
+
+    connection: Connection
+    rng: random.Random
+    table: int = 0
+    seats: tuple[int, ...] = ()
+    actions: list[core.Action] = field(default_factory=list)
+    states: list[core.GameState] = field(default_factory=list)
+    frames: list[wire.ServerMessage] = field(default_factory=list)
+
+    @classmethod
+    async def join(cls, socket: Path, player: str, table: int, seed: int = 0) -> Bot:
+        bot = cls(await connect(socket, player), random.Random(seed))
+        await bot.enter(wire.Join(bot.connection.new_ref(), table))
+        return bot
+
+    async def ask(self, message: wire.ClientMessage) -> wire.ServerMessage:
+        answer = await asyncio.wait_for(self.connection.ask(message), WAIT)
+        self.frames.append(answer)
+        return answer
+
+    async def enter(self, message: wire.Join | wire.Watch) -> None:
+        answer = await self.ask(message)
+        assert isinstance(answer, wire.Snapshot), answer
+        self.take(answer)
+
+    def take(self, snapshot: wire.Snapshot) -> None:
+        self.table, self.seats = snapshot.table.id, snapshot.seats_here
+        self.actions = list(snapshot.actions)
+        self.states = replay(snapshot.start, snapshot.actions)
+
+    @property
+    def state(self) -> core.GameState:
+        return self.states[-1]
+
+    def hear(self, message: wire.ServerMessage) -> None:
+        self.frames.append(message)
+        if isinstance(message, wire.Played) and message.seq == len(self.actions):
+            self.actions.append(message.action)
+            self.states.append(message.state)
+        elif isinstance(message, wire.Snapshot):
+            self.take(message)
+
+    def my_turn(self) -> bool:
+        return self.state.current_player in self.seats
+
+    async def play_one(self) -> wire.ServerMessage:
+        action = self.rng.choice(core.legal_actions(self.state))
+        answer = await self.ask(wire.Play(self.connection.new_ref(), self.table,
+                                          len(self.actions), action))  # fmt: skip
+        if isinstance(answer, wire.Played):
+            self.frames.pop()  # heard below, once
+            self.hear(answer)
+        return answer
+
+    async def listen(self, until: float) -> None:
+        """Take the unasked messages for up to ``until`` seconds."""
+        try:
+            message = await asyncio.wait_for(self.connection.unasked(), until)
+        except TimeoutError:
+            return
+        self.hear(message)
+
+
+async def create(socket: Path, player: str, seats: list[wire.SeatSpec]) -> int:
+    """A new table's id (made by ``player``'s own short connection)."""
+    connection = await connect(socket, player)
+    try:
+        answer = await connection.ask(wire.CreateTable(connection.new_ref(), tuple(seats)))
+    finally:
+        await connection.close()
+    assert isinstance(answer, wire.Lobby), answer
+    return answer.tables[0].id
+
+
+async def catch_up(bots: list[Bot]) -> None:
+    """Wait until every bot has heard as many actions as the one that heard most."""
+    target = max(len(bot.actions) for bot in bots)
+    for bot in bots:
+        for _ in range(1000):
+            if len(bot.actions) >= target:
+                break
+            await bot.listen(WAIT)
+        assert len(bot.actions) >= target, "an action never reached a client"
+
+
+async def play_to_the_end(bots: list[Bot], limit: int = 5000) -> None:
+    """Each bot plays when its seat decides, everyone hears everything, until the game is
+    over (bounded by ``limit`` actions)."""
+    for _ in range(limit):
+        if core.is_over(bots[0].state):
+            break
+        mover = next((b for b in bots if b.my_turn()), None)
+        if mover is None:  # a computer seat decides on the server: wait for its move
+            await bots[0].listen(WAIT)
+        else:
+            answer = await mover.play_one()
+            assert isinstance(answer, wire.Played), answer
+        await catch_up(bots)
+    assert core.is_over(bots[0].state), "the game did not end"
+
+
+def encoded(value: object) -> bytes:
+    return msgspec.json.encode(value)

@@ -1,0 +1,73 @@
+"""A real table server process for tests: ``python -m table.server`` on a Unix socket in
+a short temporary folder (never TCP), trusting this login to name its players as a shared
+game account would (``--trust-account``)."""
+
+from __future__ import annotations
+
+import getpass
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from table.remote import ServerAddress
+
+START_LIMIT = 20.0
+"""Seconds a server may take to listen (a bound against hangs, not a timing)."""
+
+
+class Server:
+    """A table server process on a socket of its own."""
+
+    def __init__(self, folder: Path, *, trust: bool = True) -> None:
+        self.trust = trust
+        self.socket = folder / "t.sock"
+        self.db = folder / "tables.db"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.socket.unlink(missing_ok=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "table.server", "--socket", str(self.socket),
+             "--db", str(self.db),
+             *(["--trust-account", getpass.getuser()] if self.trust else [])],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        deadline = time.monotonic() + START_LIMIT
+        while not self.socket.exists():
+            assert self.process.poll() is None, self.process.stderr and self.process.stderr.read()
+            assert time.monotonic() < deadline, "the server never listened"
+            time.sleep(0.02)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def address(self, player: str) -> ServerAddress:
+        return ServerAddress(self.socket, player)
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    # A short folder: a Unix socket's path must fit in 108 bytes, pytest's tmp_path may not.
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        running = Server(Path(folder))
+        running.start()
+        try:
+            yield running
+        finally:
+            running.stop()
