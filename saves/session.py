@@ -97,6 +97,8 @@ class Session:
         self.title = save.title
         self.seats: list[SeatConfig] = list(save.players)
         self.seed = save.seed
+        self.deal = save.deal
+        """The game's deal when its seed must not say it (an exported shared game)."""
         self.created = save.created
         self.updated = save.updated
         self.actions: list[core.Action] = list(save.actions)
@@ -342,6 +344,7 @@ class Session:
             actions=list(self.actions),
             created=self.created,
             updated=self.updated,
+            deal=self.deal,
         )
 
     def save(self) -> None:

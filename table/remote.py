@@ -61,6 +61,10 @@ class Link(Protocol):
 Dial = Callable[[], Awaitable[Link]]
 """Opens a new connection (raises ``OSError`` or ``ConnectionError`` if it cannot)."""
 
+Keep = Callable[[str, bytes], str]
+"""Stores an exported game's save-file bytes under a name; returns the sentence to show,
+raises :class:`SeatError` saying why not."""
+
 DIAL_TIMEOUT = 2.0
 """Seconds to reach the server before playing on this machine instead."""
 
@@ -78,8 +82,9 @@ class ServerAddress:
 
         return await asyncio.wait_for(connect(self.socket, self.player), DIAL_TIMEOUT)
 
-    async def directory(self) -> TableDirectory:
-        """The server's lobby; raises :class:`TableUnavailable` saying why not."""
+    async def directory(self, keep: Keep | None = None) -> TableDirectory:
+        """The server's lobby (its games exported through ``keep``); raises
+        :class:`TableUnavailable` saying why not."""
         from table.connection import Refused
 
         try:
@@ -89,7 +94,7 @@ class ServerAddress:
         except (OSError, TimeoutError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "no answer"
             raise TableUnavailable(f"No table server at {self.socket} ({reason}).") from None
-        return TableDirectory(link, self.dial, str(self.socket))
+        return TableDirectory(link, self.dial, str(self.socket), keep)
 
 
 _Reply = TypeVar("_Reply")
@@ -106,9 +111,10 @@ def _answer(reply: wire.ServerMessage, expected: type[_Reply]) -> _Reply:
 class TableDirectory:
     """The lobby's side of one server: its tables, and doors to them."""
 
-    def __init__(self, link: Link, dial: Dial, where: str) -> None:
+    def __init__(self, link: Link, dial: Dial, where: str, keep: Keep | None = None) -> None:
         self.link = link
         self.dial = dial
+        self.keep = keep
         self.where = where
         """The socket, for messages."""
 
@@ -140,10 +146,12 @@ class TableDirectory:
 
     async def sit(self, table: int) -> RemoteSeat:
         """Sit at ``table`` (your seat, or a free one) on a connection of its own."""
-        return await RemoteSeat.open(self.dial, table, watch=False, where=self.where)
+        return await RemoteSeat.open(
+            self.dial, table, watch=False, where=self.where, keep=self.keep
+        )
 
     async def watch(self, table: int) -> RemoteSeat:
-        return await RemoteSeat.open(self.dial, table, watch=True, where=self.where)
+        return await RemoteSeat.open(self.dial, table, watch=True, where=self.where, keep=self.keep)
 
     async def close(self) -> None:
         with contextlib.suppress(OSError, ConnectionError):
@@ -170,8 +178,18 @@ class RemoteSeat:
     """A :class:`table.seat.GameSeat` over a table of the server."""
 
     def __init__(
-        self, link: Link, dial: Dial, snapshot: wire.Snapshot, *, watch: bool, where: str
+        self,
+        link: Link,
+        dial: Dial,
+        snapshot: wire.Snapshot,
+        *,
+        watch: bool,
+        where: str,
+        keep: Keep | None = None,
     ) -> None:
+        """``keep(name, data)`` stores an exported game (save-file bytes) on this machine
+        and returns what to tell the player; without it, nothing can be exported here."""
+        self.keep = keep
         self.link: Link | None = link
         self.dial = dial
         self.watching = watch
@@ -183,13 +201,15 @@ class RemoteSeat:
         self._take(snapshot)
 
     @classmethod
-    async def open(cls, dial: Dial, table: int, *, watch: bool, where: str) -> RemoteSeat:
+    async def open(
+        cls, dial: Dial, table: int, *, watch: bool, where: str, keep: Keep | None = None
+    ) -> RemoteSeat:
         try:
             link = await dial()
             snapshot = await cls._enter(link, table, watch)
         except (OSError, ConnectionError):
             raise TableUnavailable(f"The table server at {where} does not answer.") from None
-        return cls(link, dial, snapshot, watch=watch, where=where)
+        return cls(link, dial, snapshot, watch=watch, where=where, keep=keep)
 
     @staticmethod
     async def _enter(link: Link, table: int, watch: bool) -> wire.Snapshot:
@@ -321,9 +341,24 @@ class RemoteSeat:
         raise SeatError("There is no redo at a shared table.")
 
     def save_as(self, name: str) -> str:
-        raise SeatError(
-            "A shared table is kept by the server; export it from the lobby once it is over."
-        )
+        """Export the table's game to a save ``name`` on this machine (it replays there
+        and can be resumed alone); the outcome comes as a status update."""
+        if self.keep is None or self.link is None:
+            raise SeatError("The game cannot be exported from here now.")
+        link, keep = self.link, self.keep
+        asyncio.get_running_loop().create_task(self._export(link, keep, name))
+        return f"Exporting the game to a save named {name!r}…"
+
+    async def _export(self, link: Link, keep: Keep, name: str) -> None:
+        try:
+            answer = await link.ask(wire.Export(link.new_ref(), self.info.id))
+            note = keep(name, _answer(answer, wire.Exported).save)
+        except (OSError, ConnectionError):
+            self._tell(Update("status", self.state, problem="The export failed: no server."))
+        except (SeatError, TableUnavailable) as exc:
+            self._tell(Update("status", self.state, problem=f"The export failed: {exc}"))
+        else:
+            self._tell(Update("status", self.state, note=note))
 
     def can_take_over(self) -> bool:
         return False

@@ -189,12 +189,23 @@ class MykerinosApp(App[None]):
 
         assert self.server is not None
         try:
-            self.directory = await self.server.directory()
+            self.directory = await self.server.directory(self.keep_export)
         except TableUnavailable as exc:
             self.notify(str(exc), title="Playing on this machine", timeout=6)
             self.start_local()
             return
         self.open_lobby()
+
+    def keep_export(self, name: str, data: bytes) -> str:
+        """A shared table's exported game, saved here as ``name`` (to replay or resume)."""
+        import saves
+        from table.seat import SeatError
+
+        try:
+            saves.Session.adopt(self.store, data, name).close()
+        except saves.SaveError as exc:
+            raise SeatError(str(exc)) from None
+        return f"Exported: the game is saved here as {name!r} (o: load or replay it)."
 
     def open_lobby(self) -> None:
         from tui.screens.lobby import LobbyScreen

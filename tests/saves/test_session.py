@@ -243,3 +243,26 @@ def test_save_as_will_not_overwrite_another_game(store: saves.SaveStore) -> None
     assert store.load("other").seed == other.seed
     session.save_as("other", overwrite=True)
     assert store.load("other").seed == 2
+
+
+def test_an_adopted_game_keeps_its_deal_through_later_saves(store: saves.SaveStore) -> None:
+    """A game exported from a shared table carries its deal instead of its seed; played on
+    here, every autosave keeps the deal, so the file always replays."""
+    from saves.format import SaveFile, encode
+
+    real = core.new_game(2, 31, names=["Ann", "Ben"], colours=[core.Colour.BLUE, core.Colour.RED])
+    original = saves.Session.new(store, hot_seat(2), seed=31, name="original")
+    play_random(original, random.Random(2), limit=5)
+    made = original.to_save()
+    original.close()
+    exported = encode(SaveFile(**{**{f: getattr(made, f) for f in made.__struct_fields__},
+                                  "seed": 5, "deal": core.deal_of(real)}))  # fmt: skip
+    adopted = saves.Session.adopt(store, exported, "adopted")
+    adopted.apply(core.legal_actions(adopted.state)[0])
+    adopted.close()
+    again = store.watch("adopted")
+    assert again.deal == core.deal_of(real) and again.seed == 5
+    assert again.actions[:5] == made.actions
+    again.close()
+    with pytest.raises(saves.SaveError, match="already exists"):
+        saves.Session.adopt(store, exported, "adopted")

@@ -164,3 +164,32 @@ async def test_a_stale_socket_says_so_and_plays_locally(store) -> None:
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
             await settle(pilot, lambda: isinstance(app.screen, NewGameScreen))
             await settle(pilot, lambda: any("No table server" in t for t in toasts(app)))
+
+
+async def test_an_unfinished_shared_game_exports_to_a_save_that_resumes_here(store, server) -> None:
+    """Ctrl+S at a shared table keeps a copy here: the same moves, the same positions as
+    seen at the table, and a deal in place of the seed, whose future is not the table's."""
+    from core.ai.view import public_view
+    from tests.table_server.test_server import real_game
+
+    app = app_for(store, server=server.address("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await create_table(app, pilot, ["you", "computer easy"])
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        seat = seat_of(app)
+        while len(seat.actions) < 4:
+            await settle(pilot, lambda: seat.decides_here(seat.state.current_player))
+            count = len(seat.actions)
+            await play_first_legal(app, pilot)
+            await settle(pilot, lambda c=count: len(seat.actions) > c)
+        await settle(pilot, lambda: seat.decides_here(seat.state.current_player))
+        assert "Exporting" in seat.save_as("shared")
+        await settle(pilot, lambda: "shared" in store.names())
+        real_seed, _ = real_game(server, seat.info.id)
+        kept = store.watch("shared")
+        count = len(kept.actions)
+        assert count >= 4 and kept.actions == seat.actions[:count]
+        assert public_view(kept.state) == seat.states[count]  # as seen at the table
+        assert kept.deal is not None and kept.seed != real_seed
+        kept.close()
