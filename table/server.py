@@ -328,7 +328,7 @@ class Server:
 
     async def create(self, client: Client, message: wire.CreateTable) -> None:
         rows = seat_rows(message.seats)
-        title = message.title.strip() or ", ".join(s.name or "?" for s in rows)
+        title = message.title.strip() or default_title(rows)
         if client.player not in {s.name for s in rows if s.kind == "player"}:
             raise Refusal("keep a seat for yourself at a table you create")
         row = await asyncio.get_running_loop().run_in_executor(
@@ -510,6 +510,17 @@ def public_view(state: core.GameState) -> core.GameState:
     from core.ai.view import public_view as view
 
     return view(state)
+
+
+def default_title(rows: Sequence[SeatRow]) -> str:
+    """``ann, ben, computer (normal)``; an open seat is ``open seat``."""
+    words = []
+    for row in rows:
+        if row.kind == "computer":
+            words.append(f"computer ({row.level})")
+        else:
+            words.append(row.name or "open seat")
+    return ", ".join(words)
 
 
 def seat_rows(specs: Sequence[wire.SeatSpec]) -> list[SeatRow]:

@@ -30,7 +30,7 @@ SEAT_KINDS = ["you", "open", "player", "computer easy", "computer normal", "comp
 KIND_NOTES = {
     "you": "your own seat",
     "open": "the first who joins takes it",
-    "player": "kept for the player named here",
+    "player": "kept for them",
     "computer easy": "",
     "computer normal": "",
     "computer hard": "",

@@ -93,8 +93,7 @@ def status_words(info: TableInfo, player: str) -> str:
     if info.status == "over":
         return "over"
     if info.status == "waiting":
-        free = sum(1 for s in info.seats if s.name is None or not (s.present or s.computer))
-        return f"waiting: {free} seat{'s' * (free != 1)}"
+        return f"waiting for {sum(1 for s in info.seats if s.name is None)}"
     if is_my_turn(info, player):
         return f"YOUR TURN · s{info.season}"
     turn = info.seats[info.turn] if info.turn is not None else None
@@ -210,6 +209,9 @@ class LobbyScreen(Screen[None]):
         player = self.directory.player
         if info is None:
             self._say("No tables yet. c: create one (choose who sits where).")
+        elif info.status == "waiting" and my_seat(info, player) is not None:
+            free = sum(1 for s in info.seats if s.name is None)
+            self._say(f"{info.title}: your table; it starts when {free} more player(s) join.")
         elif my_seat(info, player) is not None and info.status != "over":
             self._say(f"{info.title}: your table. Enter: play.")
         elif free_seat(info) is not None:
