@@ -237,3 +237,14 @@ async def test_each_request_is_answered_even_when_many_come_at_once(server) -> N
         bots[0].ask(wire.ListTables(bots[0].connection.new_ref())) for _ in range(50)
     ])  # fmt: skip
     assert all(isinstance(a, wire.Lobby) for a in answers)
+
+
+def test_sigterm_stops_the_server_cleanly(server) -> None:
+    """SIGTERM: the server stops at once with status 0, its socket file removed, and its
+    log names each connection and table event, one line each."""
+    server.process.terminate()
+    assert server.process.wait(10) == 0
+    assert not server.socket.exists()
+    assert server.process.stderr is not None
+    log = server.process.stderr.read().decode()
+    assert "serving 0 tables" in log and log.rstrip().endswith("stopping")
