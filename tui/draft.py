@@ -193,7 +193,9 @@ def allows(action: str, parameter: object, mode: Mode, seat: GameSeat) -> bool:
         case "hurry":
             return mode is Mode.WAIT
         case "undo":
-            return mode is not Mode.WAIT and seat.can_undo()
+            # Also while others decide: at a shared table your last action stays yours to
+            # take back until the next player acts (a computer's move under way is dropped).
+            return seat.can_undo()
         case "redo":
             return mode is not Mode.WAIT and seat.can_redo()
         case "final":

@@ -181,10 +181,15 @@ class TestKeysThatApply:
         seat = FakeSeat(core.new_game(3, seed=1))
         assert d.allows(action, parameter, mode, cast(GameSeat, seat)) is expected
 
-    def test_undo_and_redo_follow_the_seat_but_never_while_waiting(self) -> None:
-        seat = FakeSeat(core.new_game(3, seed=1), undo=True, redo=False)
+    def test_undo_follows_the_seat_even_while_others_decide(self) -> None:
+        """At a shared table your last action is yours to take back while the next
+        player thinks; redo never while waiting."""
+        seat = FakeSeat(core.new_game(3, seed=1), undo=True, redo=True)
         assert d.allows("undo", None, Mode.CHOOSE, cast(GameSeat, seat))
-        assert not d.allows("undo", None, Mode.WAIT, cast(GameSeat, seat))
+        assert d.allows("undo", None, Mode.WAIT, cast(GameSeat, seat))
+        assert not d.allows("redo", None, Mode.WAIT, cast(GameSeat, seat))
+        seat = FakeSeat(core.new_game(3, seed=1), undo=False, redo=False)
+        assert not d.allows("undo", None, Mode.CHOOSE, cast(GameSeat, seat))
         assert not d.allows("redo", None, Mode.CHOOSE, cast(GameSeat, seat))
 
     def test_options_exist_up_to_their_number(self) -> None:

@@ -193,3 +193,18 @@ async def test_an_unfinished_shared_game_exports_to_a_save_that_resumes_here(sto
         assert public_view(kept.state) == seat.states[count]  # as seen at the table
         assert kept.deal is not None and kept.seed != real_seed
         kept.close()
+
+
+async def test_u_says_why_a_shared_action_cannot_be_taken_back(store, server) -> None:
+    """At a shared table, u on an action that is no longer yours to undo says the rule."""
+    app = app_for(store, server=server.address("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await create_table(app, pilot, ["you", "player"], names={1: "ben"})
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        seat = seat_of(app)
+        assert not seat.can_undo()
+        await pilot.press("u")
+        await pilot.pause()
+        words = str(app.screen.query_one("ActionBar").render())
+        assert "only your own last action" in words

@@ -162,6 +162,9 @@ class GameScreen(GameMenus):
         if key in drafting.ACTION_KEYS and self.mode is Mode.CHOOSE and key not in usable:
             event.stop()
             self.action_press(key)
+        elif key == "u" and not self.seat.can_undo():
+            event.stop()
+            self.action_undo()  # the seat says why not (at a shared table, its rule)
 
     def step(self, outcome: Draft | core.Action | Refusal) -> None:
         """Take one step of the draft: a new draft, an action to play, or a refusal."""
