@@ -38,7 +38,17 @@ from core.actions import (
     placed_spaces,
 )
 from core.caches import clear_caches
-from core.cards import CARDS, Card, Patron
+from core.cards import (
+    CARDS,
+    DEFAULT_CARDS,
+    DEFAULT_TEXT,
+    Card,
+    CardsError,
+    Patron,
+    cards_in_use,
+    parse_cards,
+    use_cards,
+)
 from core.errors import IllegalActionError, MalformedActionError
 from core.museum import Room
 from core.refusals import Choice, next_spaces, open_choices, why_not_kind, why_not_next
@@ -58,6 +68,8 @@ from core.state import NEUTRAL, Colour, GameState, Phase, PlayerState, cube_hold
 
 __all__ = [
     "CARDS",
+    "DEFAULT_CARDS",
+    "DEFAULT_TEXT",
     "NEUTRAL",
     "Action",
     "ActionKind",
@@ -65,6 +77,7 @@ __all__ = [
     "BookRoom",
     "Brown",
     "Card",
+    "CardsError",
     "Choice",
     "Colour",
     "Deal",
@@ -92,6 +105,7 @@ __all__ = [
     "action_kind",
     "apply_action",
     "apply_action_with_events",
+    "cards_in_use",
     "clear_caches",
     "cube_holders",
     "cube_index",
@@ -104,8 +118,10 @@ __all__ = [
     "next_spaces",
     "open_choices",
     "parse_action",
+    "parse_cards",
     "placed_spaces",
     "redetermine",
+    "use_cards",
     "why_not_kind",
     "why_not_next",
 ]

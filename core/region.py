@@ -10,7 +10,7 @@ Sets of spaces are ``int`` bitmasks (bit ``s`` = space ``s``) so the hot paths o
 
 from __future__ import annotations
 
-from core.cards import CARDS, CardId
+from core.cards import CARDS, CardId, on_new_cards
 
 Space = int
 """A space of the region: ``row * WIDTH + col``."""
@@ -99,9 +99,15 @@ def face_pyramids(parcel: ParcelIndex, face: Face) -> int:
     return sum(1 << parcel_space(parcel, c, bool(face & 1)) for c in card.pyramids)
 
 
-_FACE_PYRAMIDS = tuple(
-    tuple(face_pyramids(parcel, face) for face in range(2 * len(CARDS))) for parcel in range(12)
-)
+_FACE_PYRAMIDS: list[tuple[int, ...]] = []
+"""``_FACE_PYRAMIDS[parcel][face]``: :func:`face_pyramids`, read from a table."""
+
+
+@on_new_cards
+def _face_pyramids() -> None:
+    _FACE_PYRAMIDS[:] = [
+        tuple(face_pyramids(parcel, face) for face in range(2 * len(CARDS))) for parcel in range(12)
+    ]
 
 
 def pyramid_mask(faces: tuple[Face, ...]) -> int:

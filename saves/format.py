@@ -34,6 +34,8 @@ MAX_FILE_BYTES: Final = 4 * 1024 * 1024
 MAX_ACTIONS: Final = 4000
 """Far above the longest possible game; bounds the work a hostile file can ask for."""
 MAX_SEED: Final = 2**63 - 1
+MAX_CARDS_TEXT: Final = 20_000
+"""Characters of a recorded cards file (the built-in one has about 1,100)."""
 NOT_AN_OBJECT: Final = "it is not a Mykerinos save (the file is not a JSON object)"
 
 EARLIEST: Final = datetime(1, 1, 2, tzinfo=UTC)
@@ -75,6 +77,9 @@ class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_def
     actions: Annotated[list[core.Action], msgspec.Meta(max_length=MAX_ACTIONS)]
     created: datetime
     updated: datetime
+    cards: Annotated[str, msgspec.Meta(max_length=MAX_CARDS_TEXT)] | None = None
+    """The cards file (TOML) the game is played with, when not the built-in deck
+    (``mykerinos --cards FILE``); checked by ``core.parse_cards`` on load."""
     deal: core.Deal | None = None
     """What chance decided at setup, when the seed must not say it: a game exported from a
     shared table (its seed would deal the real order of the parcels not yet dealt, which

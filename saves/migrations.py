@@ -76,7 +76,8 @@ def _v0_action(path: Path, index: int, text: object) -> object:
 
 
 def _v1_to_v2(path: Path, old: dict[str, Any]) -> dict[str, Any]:
-    """Version 2 adds ``deal`` (a game exported from a shared table); none before."""
+    """Version 2 adds ``deal`` (a game exported from a shared table) and ``cards`` (a game
+    played with another cards file); none before."""
     return {**old, "version": 2}
 
 

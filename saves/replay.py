@@ -18,11 +18,28 @@ MAX_ACTION_SPACES: Final = 8
 the work a hostile action (a list of millions of spaces) can ask of core."""
 
 
+def deck_of(path: Path, save: SaveFile) -> tuple[core.Card, ...]:
+    """The cards ``save`` is played with: its own (``--cards``) or the built-in deck.
+    Raises :class:`saves.SaveError` naming ``path`` for recorded cards that are wrong."""
+    if save.cards is None:
+        return core.DEFAULT_CARDS
+    try:
+        return core.parse_cards(save.cards)
+    except core.CardsError as exc:
+        raise load_error(path, f"its cards are wrong: {tame(str(exc))}") from None
+
+
 def replay(path: Path, save: SaveFile) -> list[core.GameState]:
     """The states of the game in ``save`` (of file ``path``): the start, then one after each
-    action (``len(save.actions) + 1`` in all). Raises :class:`saves.SaveError` naming
-    ``path`` when the players are inconsistent or an action is not legal where it stands.
+    action (``len(save.actions) + 1`` in all), played with the save's cards (the deck in
+    use is the same again afterwards). Raises :class:`saves.SaveError` naming ``path``
+    when the cards or players are wrong or an action is not legal where it stands.
     """
+    with core.cards_in_use(deck_of(path, save)):
+        return _replay(path, save)
+
+
+def _replay(path: Path, save: SaveFile) -> list[core.GameState]:
     try:
         check_save(save)
         state = core.new_game(

@@ -32,6 +32,7 @@ from saves.atomic import Exists, write_atomically
 from saves.errors import GameOpenElsewhere, ReadOnly, SaveError, TakenOver, write_error
 from saves.format import FORMAT, VERSION, SaveFile, SeatConfig, check_new, encode
 from saves.names import auto_name, check_name, save_path
+from saves.replay import deck_of
 
 if TYPE_CHECKING:
     from saves.store import FileKey, SaveStore
@@ -99,6 +100,9 @@ class Session:
         self.seed = save.seed
         self.deal = save.deal
         """The game's deal when its seed must not say it (an exported shared game)."""
+        self.cards = save.cards
+        """The cards file (TOML) the game is played with; None: the built-in deck."""
+        core.use_cards(deck_of(self.path, save))  # the game on show is played with its cards
         self.created = save.created
         self.updated = save.updated
         self.actions: list[core.Action] = list(save.actions)
@@ -115,9 +119,11 @@ class Session:
         seats: Sequence[SeatConfig],
         seed: int | None = None,
         name: str | None = None,
+        cards: str | None = None,
     ) -> Session:
         """A new game for ``seats`` (2..4, distinct colours), autosaved at once and held
-        (its lock taken) until :meth:`close`.
+        (its lock taken) until :meth:`close`; ``cards`` a cards file's text to play with
+        instead of the built-in deck (``ValueError`` saying what is wrong with it).
 
         ``seed`` None draws one at random; ``name`` None makes a fresh ``game-<time>`` name
         (the next free one if another process takes it at the same moment). Raises
@@ -127,9 +133,11 @@ class Session:
         """
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        state = core.new_game(
-            len(seats), seed, names=[s.name for s in seats], colours=[s.colour for s in seats]
-        )
+        deck = core.DEFAULT_CARDS if cards is None else core.parse_cards(cards)
+        with core.cards_in_use(deck):
+            state = core.new_game(
+                len(seats), seed, names=[s.name for s in seats], colours=[s.colour for s in seats]
+            )
         now = store.now()
         save = SaveFile(
             format=FORMAT,
@@ -140,6 +148,7 @@ class Session:
             actions=[],
             created=now,
             updated=now,
+            cards=cards,
         )
         check_new(save)
         candidates = _fresh_names(store, now) if name is None else iter([check_name(name)])
@@ -345,6 +354,7 @@ class Session:
             created=self.created,
             updated=self.updated,
             deal=self.deal,
+            cards=self.cards,
         )
 
     def save(self) -> None:

@@ -48,6 +48,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--local", action="store_true", help="play on this machine even if a table server runs"
     )
+    parser.add_argument(
+        "--cards", metavar="FILE",
+        help="play new games with the card faces of FILE (TOML, see docs/cards.md)",
+    )  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -123,13 +127,55 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+MAX_CARDS_FILE = 20_000
+"""Bytes of a cards file (the built-in one is about 1,100)."""
+
+
+def read_cards(path: str) -> tuple[str | None, list[str]]:
+    """The text of the cards file ``path`` if it is a valid deck, else the problems, one
+    sentence each."""
+    import core
+    import saves
+
+    shown = saves.printable(path)
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_CARDS_FILE + 1)
+    except OSError as exc:
+        return None, [f"cannot read the cards file {shown}: {exc.strerror or exc}"]
+    if len(data) > MAX_CARDS_FILE:
+        return None, [f"the cards file {shown} is over {MAX_CARDS_FILE} bytes"]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, [f"the cards file {shown} is not UTF-8 text"]
+    try:
+        core.parse_cards(text)
+    except core.CardsError as exc:
+        return None, [f"{shown}: {saves.printable(problem)}" for problem in exc.problems]
+    return text, []
+
+
 def _run(args: argparse.Namespace) -> int:
     if args.list:
         return print_saves(args.save_dir)
+    cards = None
+    if args.cards is not None:
+        cards, problems = read_cards(args.cards)
+        for problem in problems:
+            print(f"mykerinos: {problem}", file=sys.stderr)
+        if problems:
+            return 2
     set_escape_delay()
     from tui.app import make_app
 
-    app = make_app(args.save_dir, seed=args.seed, resume=args.resume, server=_server_address(args))
+    app = make_app(
+        args.save_dir,
+        seed=args.seed,
+        resume=args.resume,
+        server=_server_address(args),
+        cards=(args.cards, cards) if cards is not None else None,
+    )
     if app.load_error is not None:
         # A wrong --resume NAME is a command-line mistake: say so there, start nothing.
         print(f"mykerinos: {_one_line(app.load_error)}", file=sys.stderr)
@@ -146,7 +192,7 @@ def _run(args: argparse.Namespace) -> int:
 def _server_address(args: argparse.Namespace) -> ServerAddress | None:
     """Where to look for a table server: nowhere with ``--local``, a seed or a game to
     resume (those are about a game on this machine)."""
-    if args.local or args.seed is not None or args.resume is not None:
+    if args.local or args.seed is not None or args.resume is not None or args.cards:
         return None
     from table.address import socket_path
     from table.remote import ServerAddress

@@ -61,9 +61,13 @@ class MykerinosApp(App[None]):
         offer_resume: bool = True,
         computer_pause: float = 0.4,
         server: ServerAddress | None = None,
+        cards: tuple[str, str] | None = None,
     ) -> None:
-        """``server``: where to look for a table server (None: play on this machine only)."""
+        """``server``: where to look for a table server (None: play on this machine only);
+        ``cards``: (file name, text) of the cards new games are played with (None: the
+        built-in deck)."""
         super().__init__()
+        self.cards = cards
         self.store = store
         self.server = server
         self.directory: TableDirectory | None = None
@@ -298,7 +302,8 @@ class MykerinosApp(App[None]):
 
         can_cancel = self.session is not None and not self.session.finished
         tables = self.directory is not None
-        self.show_main(NewGameScreen(self.seed, can_cancel=can_cancel, tables=tables))
+        cards = self.cards[0] if self.cards is not None else None
+        self.show_main(NewGameScreen(self.seed, can_cancel=can_cancel, tables=tables, cards=cards))
 
     def on_new_game_screen_chosen(self, message: NewGameScreen.Chosen) -> None:
         self._new_game_chosen(message.choice)
@@ -316,7 +321,8 @@ class MykerinosApp(App[None]):
             for s in choice.seats
         ]  # fmt: skip
         try:
-            session = saves.Session.new(self.store, seats, seed=choice.seed)
+            cards = self.cards[1] if self.cards is not None else None
+            session = saves.Session.new(self.store, seats, seed=choice.seed, cards=cards)
         except (saves.SaveError, ValueError) as exc:
             self.notify(str(exc), title="Cannot start", severity="error", timeout=10)
             self.start_new_game()
@@ -418,6 +424,7 @@ def make_app(
     offer_resume: bool = True,
     computer_pause: float = 0.4,
     server: ServerAddress | None = None,
+    cards: tuple[str, str] | None = None,
 ) -> MykerinosApp:
     """The app users run: saves in ``save_dir`` (else the env/default folder, see
     `saves.default_folder`); ``resume`` a save name (``""``: the latest unfinished game);
@@ -436,4 +443,5 @@ def make_app(
         offer_resume=offer_resume,
         computer_pause=computer_pause,
         server=server,
+        cards=cards,
     )

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.caches import register
-from core.cards import CARDS, PATRON_OF, PATRONS
+from core.cards import CARDS, PATRON_OF, PATRONS, on_new_cards
 from core.museum import FIVE_ROOM_DOORS, WINGS, open_rooms, room_points, room_wings
 from core.region import AREA_MASK, area_parcels, face_card
 from core.rules import ranking
@@ -41,11 +41,18 @@ from core.state import (
 
 # A dealt parcel's worth, read per face (card and orientation) without unpacking it: the
 # heuristic asks for it for every parcel, seat and area of every position it judges.
-_FACE_VALUE: tuple[int, ...] = tuple(CARDS[face_card(f)].value for f in range(2 * len(CARDS)))
-_FACE_PATRON: tuple[int | None, ...] = tuple(
-    None if (p := PATRON_OF[face_card(f)]) is None else int(p) for f in range(2 * len(CARDS))
-)
+_FACE_VALUE: list[int] = []
+_FACE_PATRON: list[int | None] = []
 """The patron of a face as a plain int (indexing with a Patron costs a conversion)."""
+
+
+@on_new_cards
+def _face_tables() -> None:
+    faces = range(2 * len(CARDS))
+    _FACE_VALUE[:] = [CARDS[face_card(f)].value for f in faces]
+    _FACE_PATRON[:] = [None if (p := PATRON_OF[face_card(f)]) is None else int(p) for f in faces]
+
+
 _WING_ROOMS: tuple[tuple[int, ...], ...] = tuple(
     (wing, WINGS + wing, *FIVE_ROOM_DOORS[wing][1:]) for wing in range(WINGS)
 )

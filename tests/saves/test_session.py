@@ -266,3 +266,30 @@ def test_an_adopted_game_keeps_its_deal_through_later_saves(store: saves.SaveSto
     again.close()
     with pytest.raises(saves.SaveError, match="already exists"):
         saves.Session.adopt(store, exported, "adopted")
+
+
+PLUS_ONE = core.DEFAULT_TEXT.replace("value = 0", "value = 1")
+"""Another cards file: every card worth 0 is worth 1."""
+
+
+def test_a_game_with_its_own_cards_is_saved_and_resumed_with_them(store) -> None:
+    """The cards file is recorded in the save: resuming uses it even when the built-in
+    deck is in use, and listing other games in between changes nothing."""
+    session = saves.Session.new(store, hot_seat(2), seed=8, name="custom", cards=PLUS_ONE)
+    assert core.CARDS[0].value == 1  # the game on show plays with its cards
+    play_random(session, random.Random(3), limit=30)
+    states = session.states()
+    session.close()
+    core.use_cards(core.DEFAULT_CARDS)
+    saves.Session.new(store, hot_seat(2), seed=8, name="plain").close()
+    assert [s.name for s in store.list()] and core.CARDS[0].value == 0
+    again = store.open("custom")
+    assert again.cards == PLUS_ONE and again.states() == states
+    assert core.CARDS[0].value == 1
+    again.close()
+
+
+def test_wrong_cards_for_a_new_game_say_why(store) -> None:
+    with pytest.raises(core.CardsError, match="2×3 cells"):
+        saves.Session.new(store, hot_seat(2), cards=PLUS_ONE.replace("[0, 5]", "[0, 9]"))
+    assert store.names() == set()

@@ -274,3 +274,19 @@ def test_an_error_before_the_app_runs_shows_one_line_and_writes_a_report(
     (report,) = (tmp_path / "data" / "mykerinos" / "crash-reports").glob("crash-*.txt")
     assert str(report) in err
     assert "SAVE-BYTES-6789" in report.read_text()
+
+
+def test_a_wrong_cards_file_is_refused_with_one_line_per_problem(tmp_path, capsys) -> None:
+    """--cards FILE: every problem of the file named, status 2, nothing started."""
+    import core
+
+    bad = tmp_path / "cards.toml"
+    bad.write_text(core.DEFAULT_TEXT.replace("value = 5", "value = 99").replace("[0, 5]", "[9]"))
+    assert main(["--cards", str(bad), "--save-dir", str(tmp_path / "saves")]) == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert out == "" and len(lines) >= 2 and all(line.startswith("mykerinos: ") for line in lines)
+    assert any("2×3 cells" in line for line in lines) and any("99" in line for line in lines)
+    assert not (tmp_path / "saves").exists()
+    assert main(["--cards", str(tmp_path / "missing.toml")]) == 2
+    assert "cannot read the cards file" in capsys.readouterr().err

@@ -15,7 +15,15 @@ import core
 import saves
 from core.region import spaces_of
 from core.state import SurveyStep
-from tests.tui.conftest import FIXED_TIME, HOT_SEAT_3, app_for, play_until, session_for, session_of
+from tests.tui.conftest import (
+    FIXED_TIME,
+    HOT_SEAT_3,
+    app_for,
+    play_until,
+    session_for,
+    session_of,
+    settle,
+)
 from tests.tui.driver import KeyPlayer
 from tui import charts, decisions, look
 from tui.screens.dialogs import SaveAsScreen
@@ -500,3 +508,20 @@ async def test_a_notice_quoting_a_file_is_not_markup(tmp_path) -> None:
         assert "odd [/] saves" in notice.message
         shown = Content.from_markup(notice.message) if notice.markup else Content(notice.message)
         assert "odd [/] saves" in shown.plain
+
+
+async def test_new_games_play_with_the_cards_file_given(store, tmp_path) -> None:
+    """Issue 11 #17: --cards FILE shows on the new-game screen, the new game is played and
+    saved with those cards; the built-in deck is untouched for the next run."""
+    text = core.DEFAULT_TEXT.replace("value = 0", "value = 1")
+    app = app_for(store, cards=("my-cards.toml", text))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, NewGameScreen)
+        note = str(app.screen.query_one("#cards-note").render())
+        assert "my-cards.toml" in note and "custom" in note
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.session is not None)
+        assert core.CARDS[0].value == 1 and app.session is not None
+        name = app.session.name
+    assert store.load(name).cards == text
+    assert core.parse_cards(core.DEFAULT_TEXT)[0].value == 0

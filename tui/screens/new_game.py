@@ -81,10 +81,16 @@ class NewGameScreen(Screen[None]):
     ]
 
     def __init__(
-        self, seed: int | None = None, can_cancel: bool = False, tables: bool = False
+        self,
+        seed: int | None = None,
+        can_cancel: bool = False,
+        tables: bool = False,
+        cards: str | None = None,
     ) -> None:
-        """``tables``: a table server answered, so its lobby is one key away."""
+        """``tables``: a table server answered, so its lobby is one key away; ``cards``:
+        the cards file new games are played with (None: the built-in deck)."""
         super().__init__()
+        self.cards = cards
         self.seed = seed
         self.can_cancel = can_cancel
         self.tables = tables
@@ -118,6 +124,10 @@ class NewGameScreen(Screen[None]):
                 seed = "" if self.seed is None else str(self.seed)
                 yield TextField(seed, placeholder="random", max_length=9, compact=True, id="seed")
                 yield Static(SEED_NOTE, classes="note")
+            if self.cards is not None:
+                with Horizontal(classes="field"):
+                    yield Static("Cards", classes="label")
+                    yield Static(Text(f"{self.cards} (custom, --cards)"), id="cards-note")
             yield Static("", id="new-game-error")
             yield Static(
                 "Tab/↑↓ fields · ←→ change · Enter starts · o saved games · "
