@@ -198,6 +198,7 @@ class RemoteSeat:
         self._pending: asyncio.Task[None] | None = None
         self._legal_for: core.GameState | None = None
         self._legal: tuple[core.Action, ...] = ()
+        core.use_cards(core.DEFAULT_CARDS)  # the server plays the built-in deck, whatever ran here
         self._take(snapshot)
 
     @classmethod
