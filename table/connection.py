@@ -103,11 +103,7 @@ class Connection:
 
 async def read_message(reader: asyncio.StreamReader) -> wire.ServerMessage:
     """One frame from the server, decoded; raises on a short read or a bad frame."""
-    header = await reader.readexactly(wire.HEADER.size)
-    (size,) = wire.HEADER.unpack(header)
-    if size > wire.MAX_FRAME:
-        raise wire.ProtocolError(f"a frame of {size} bytes from the server is too long")
-    return wire.read_server(await reader.readexactly(size))
+    return wire.read_server(await wire.read_body(reader, wire.MAX_FRAME, "frame from the server"))
 
 
 async def connect(path: Path, player: str | None = None) -> Connection:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 import core
 import saves
 from core.ai import Bot, make_bot
-from table.seat import Listener, Player, SeatError, Update
+from table.seat import LegalActions, Listener, Player, SeatError, Update
 
 BOT_SEED_STRIDE = 8
 """A computer seat's bot is seeded ``game seed * 8 + seat``: each seat differs, and a
@@ -49,8 +49,7 @@ class LocalSeat:
         self._take_over = take_over
         self._listeners: list[Listener] = []
         self._bots: dict[int, Bot] = {}
-        self._legal_for: core.GameState | None = None
-        self._legal: tuple[core.Action, ...] = ()
+        self._legal = LegalActions()
         self._held = False
         self._changed = asyncio.Event()
         self._hurry = asyncio.Event()
@@ -108,10 +107,7 @@ class LocalSeat:
         )
 
     def legal_actions(self) -> tuple[core.Action, ...]:
-        state = self.state
-        if self._legal_for is not state:
-            self._legal_for, self._legal = state, core.legal_actions(state)
-        return self._legal
+        return self._legal.of(self.state)
 
     def history(self) -> tuple[Sequence[core.GameState], Sequence[core.Action]]:
         return self.session.states(), list(self.session.actions)

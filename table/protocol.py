@@ -27,6 +27,7 @@ they were dealt, then the undealt ones in canonical order.
 
 from __future__ import annotations
 
+import asyncio
 import struct
 from typing import Annotated, Final, Literal
 
@@ -264,3 +265,12 @@ def read_server(body: bytes) -> ServerMessage:
         return _SERVER.decode(body)
     except (msgspec.DecodeError, RecursionError) as exc:
         raise ProtocolError(f"malformed message from the server: {str(exc)[:120]}") from None
+
+
+async def read_body(reader: asyncio.StreamReader, limit: int, what: str) -> bytes:
+    """The body of the next frame on ``reader``; :class:`ProtocolError` if its length is
+    over ``limit`` (``what``: "request", "frame from the server"), without reading it."""
+    (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
+    if size > limit:
+        raise ProtocolError(f"a {what} of {size} bytes is too long")
+    return await reader.readexactly(size)

@@ -26,7 +26,7 @@ from msgspec.structs import replace
 
 import core
 from table import protocol as wire
-from table.seat import Listener, Player, SeatError, Update
+from table.seat import LegalActions, Listener, Player, SeatError, Update
 
 REDIAL_EVERY = (0.2, 0.5, 1.0, 2.0)
 """Seconds between attempts to reconnect, growing to the last and staying there."""
@@ -196,8 +196,7 @@ class RemoteSeat:
         self.where = where
         self._listeners: list[Listener] = []
         self._pending: asyncio.Task[None] | None = None
-        self._legal_for: core.GameState | None = None
-        self._legal: tuple[core.Action, ...] = ()
+        self._legal = LegalActions()
         core.use_cards(core.DEFAULT_CARDS)  # the server plays the built-in deck, whatever ran here
         self._take(snapshot)
 
@@ -272,10 +271,7 @@ class RemoteSeat:
         )
 
     def legal_actions(self) -> tuple[core.Action, ...]:
-        state = self.state
-        if self._legal_for is not state:
-            self._legal_for, self._legal = state, core.legal_actions(state)
-        return self._legal
+        return self._legal.of(self.state)
 
     def history(self) -> tuple[Sequence[core.GameState], Sequence[core.Action]]:
         return list(self.states), list(self.actions)

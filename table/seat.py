@@ -61,6 +61,20 @@ class Update:
     itself still happened."""
 
 
+class LegalActions:
+    """``core.legal_actions`` of a position, computed once per position (both seats ask for
+    it on every key; the position changes only with a move)."""
+
+    def __init__(self) -> None:
+        self._for: core.GameState | None = None
+        self._actions: tuple[core.Action, ...] = ()
+
+    def of(self, state: core.GameState) -> tuple[core.Action, ...]:
+        if self._for is not state:
+            self._for, self._actions = state, core.legal_actions(state)
+        return self._actions
+
+
 class SeatError(Exception):
     """The seat cannot do what was asked, for a reason that is not a rule of the game
     (the game is read-only here, it was taken over elsewhere, the save failed…).

@@ -545,11 +545,7 @@ def seat_rows(specs: Sequence[wire.SeatSpec]) -> list[SeatRow]:
 
 
 async def read_request(reader: asyncio.StreamReader) -> wire.ClientMessage:
-    header = await reader.readexactly(wire.HEADER.size)
-    (size,) = wire.HEADER.unpack(header)
-    if size > wire.MAX_REQUEST:
-        raise wire.ProtocolError(f"a request of {size} bytes is too long")
-    return wire.read_client(await reader.readexactly(size))
+    return wire.read_client(await wire.read_body(reader, wire.MAX_REQUEST, "request"))
 
 
 def peer_login(writer: asyncio.StreamWriter) -> str:
