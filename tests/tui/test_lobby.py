@@ -1,0 +1,31 @@
+"""The lobby's order and words, without a server: your turn first, then your tables,
+then free seats, then the rest; short ages."""
+
+from __future__ import annotations
+
+import core
+from table.protocol import SeatInfo, TableInfo
+from tui.screens.lobby import age, order, status_words
+
+
+def table(id_: int, status, turn, names, updated: float = 0.0) -> TableInfo:
+    colours = list(core.Colour)
+    seats = tuple(SeatInfo(colours[i], n, present=True) for i, n in enumerate(names))
+    return TableInfo(id_, f"t{id_}", seats, status, turn, 1, 0.0, updated, 0)
+
+
+def test_your_turn_first_then_yours_then_free_seats_then_the_rest() -> None:
+    others = table(1, "playing", 0, ["ben", "cleo"], updated=9)
+    free = table(2, "waiting", None, ["ben", None], updated=8)
+    mine_waiting = table(3, "playing", 1, ["ann", "ben"], updated=7)
+    my_turn = table(4, "playing", 0, ["ann", "ben"], updated=1)
+    over = table(5, "over", None, ["ann", "ben"], updated=10)
+    ranked = order((others, free, mine_waiting, my_turn, over), "ann")
+    assert [t.id for t in ranked] == [4, 3, 2, 1, 5]
+    assert status_words(my_turn, "ann").startswith("YOUR TURN")
+    assert status_words(mine_waiting, "ann") == "ben · s1"
+    assert status_words(free, "ann") == "waiting for 1"
+
+
+def test_ages_are_one_short_word() -> None:
+    assert [age(0, t) for t in (5, 61, 3 * 3600 + 5, 2 * 86400)] == ["now", "1m", "3h", "2d"]
