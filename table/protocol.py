@@ -27,14 +27,16 @@ they were dealt, then the undealt ones in canonical order.
 
 from __future__ import annotations
 
-import asyncio
 import struct
-from typing import Annotated, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Final, Literal
 
 import msgspec
 
 import core
 from core.ai import Level
+
+if TYPE_CHECKING:
+    import asyncio
 
 VERSION: Final = 1
 """The protocol version; a server refuses a client speaking another one."""

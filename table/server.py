@@ -329,6 +329,8 @@ class Server:
     async def create(self, client: Client, message: wire.CreateTable) -> None:
         rows = seat_rows(message.seats)
         title = message.title.strip() or default_title(rows)
+        if any(not c.isprintable() for c in title):
+            raise Refusal("a table's title may hold only printable characters")
         if client.player not in {s.name for s in rows if s.kind == "player"}:
             raise Refusal("keep a seat for yourself at a table you create")
         row = await asyncio.get_running_loop().run_in_executor(

@@ -108,15 +108,19 @@ def has_terminal() -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the game (or ``mykerinos serve …``, the table server); returns the process exit
-    code. An unexpected error before or after the app runs (inside it, the app has its own
-    report) prints one line saying where its crash report is, never a traceback, and
-    exits 1."""
+    """Run the game (or ``mykerinos serve …``, the table server, or ``mykerinos status``,
+    where it is your turn); returns the process exit code. An unexpected error before or
+    after the app runs (inside it, the app has its own report) prints one line saying
+    where its crash report is, never a traceback, and exits 1."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["serve"]:
         from table.server import main as serve
 
         return serve(argv[1:])
+    if argv[:1] == ["status"]:
+        from table.status import main as status
+
+        return status(argv[1:])
     args = parse_args(argv)
     try:
         return _run(args)
