@@ -176,6 +176,16 @@ class LocalSeat:
     def can_take_over(self) -> bool:
         return self.watching and self._take_over is not None
 
+    @property
+    def handed_to(self) -> str | None:
+        return None
+
+    def can_hand_over(self) -> bool:
+        return False
+
+    def hand_over(self, level: str | None) -> None:
+        raise SeatError("Only at a shared table: here, every seat is set in the new-game form.")
+
     def take_over(self) -> None:
         """Play the watched game here from now on; the other window becomes read-only."""
         if self._take_over is None or not self.watching:

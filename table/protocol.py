@@ -90,6 +90,8 @@ class SeatInfo(msgspec.Struct, frozen=True):
     """A client of this player is connected to the table now (computers: always)."""
     away_since: float | None = None
     """When the player's last client left (Unix time); None if present or never came."""
+    standin: Level | None = None
+    """A player's seat handed to a computer of this level (until they take it back)."""
 
 
 TableStatus = Literal["waiting", "playing", "over"]
@@ -166,12 +168,23 @@ class Leave(_Message, frozen=True, tag="leave"):
     table: TableId
 
 
+class HandOver(_Message, frozen=True, tag="hand-over"):
+    """Hand your seat at ``table`` to a computer player of ``level`` (None: take it back).
+    Answered by :class:`Seats`."""
+
+    ref: Ref
+    table: TableId
+    level: Level | None
+
+
 class Export(_Message, frozen=True, tag="export"):
     ref: Ref
     table: TableId
 
 
-ClientMessage = Hello | ListTables | CreateTable | Join | Watch | Play | Undo | Leave | Export
+ClientMessage = (
+    Hello | ListTables | CreateTable | Join | Watch | Play | Undo | Leave | HandOver | Export
+)
 
 
 # ---------------------------------------------------------------- server → client
@@ -222,9 +235,12 @@ class Played(_Message, frozen=True, tag="played"):
 
 
 class Seats(_Message, frozen=True, tag="seats"):
-    """Who sits where changed (someone joined, came back or went away)."""
+    """Who sits where changed (someone joined, came back, went away, handed their seat to a
+    computer); ``note`` says it in words for the log, ``ref`` answers a HandOver."""
 
     table: TableInfo
+    note: str | None = None
+    ref: int = 0
 
 
 class Exported(_Message, frozen=True, tag="exported"):

@@ -240,7 +240,8 @@ class RemoteSeat:
     @property
     def players(self) -> Sequence[Player]:
         return tuple(
-            Player(s.name or "(open)", s.colour, s.computer, away_words(s)) for s in self.info.seats
+            Player(s.name or "(open)", s.colour, s.computer or s.standin, away_words(s))
+            for s in self.info.seats
         )
 
     @property
@@ -268,6 +269,7 @@ class RemoteSeat:
             and not self.watching
             and self.link is not None
             and seat in self.seats_here
+            and not self.info.seats[seat].standin
         )
 
     def legal_actions(self) -> tuple[core.Action, ...]:
@@ -293,7 +295,7 @@ class RemoteSeat:
             return "You are watching this table; only its players act."
         return "It is not your decision: wait for your turn."
 
-    def _send(self, request: wire.Play | wire.Undo) -> None:
+    def _send(self, request: wire.Play | wire.Undo | wire.HandOver) -> None:
         """Send ``request``; its answer (Played, Snapshot or Error) is told when it comes."""
         link = self.link
         assert link is not None  # decides_here/can_undo checked it
@@ -301,7 +303,7 @@ class RemoteSeat:
         self._pending = asyncio.get_running_loop().create_task(self._await(link, request))
         self._tell_status()
 
-    async def _await(self, link: Link, request: wire.Play | wire.Undo) -> None:
+    async def _await(self, link: Link, request: wire.Play | wire.Undo | wire.HandOver) -> None:
         try:
             reply = await link.ask(request)
         except (OSError, ConnectionError):
@@ -360,6 +362,23 @@ class RemoteSeat:
     def can_take_over(self) -> bool:
         return False
 
+    @property
+    def handed_to(self) -> str | None:
+        """The level of the computer playing this terminal's seat, None if nobody does."""
+        return next((self.info.seats[s].standin for s in sorted(self.seats_here)), None)
+
+    def can_hand_over(self) -> bool:
+        return not self.watching and self.link is not None and bool(self.seats_here)
+
+    def hand_over(self, level: str | None) -> None:
+        """Let a computer of ``level`` play this terminal's seat (None: take it back); the
+        table is told, and the log says so."""
+        if not self.can_hand_over():
+            raise SeatError("Only a player of the table can hand over their seat.")
+        if self._pending is not None:
+            raise SeatError("Your last request is still on its way to the server.")
+        self._send(wire.HandOver(0, self.info.id, level))  # type: ignore[arg-type]
+
     def take_over(self) -> None:
         raise SeatError("A shared table cannot be taken over.")
 
@@ -391,7 +410,7 @@ class RemoteSeat:
         elif isinstance(message, wire.Seats):
             if message.table.id == self.info.id:
                 self.info = message.table
-                self._tell_status()
+                self._tell(Update("status", self.state, note=message.note))
         elif isinstance(message, wire.Error):
             self._tell(Update("status", self.state, problem=message.reason))
 

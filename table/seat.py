@@ -161,6 +161,22 @@ class GameSeat(Protocol):
         ...
 
     @property
+    def handed_to(self) -> str | None:
+        """The level of the computer standing in for this terminal's player, None if none."""
+        ...
+
+    def can_hand_over(self) -> bool:
+        """Whether this terminal's player may hand their seat to a computer and back (at a
+        shared table; a local game changes its seats in the new-game form)."""
+        ...
+
+    def hand_over(self, level: str | None) -> None:
+        """A computer of ``level`` plays this terminal's seat from now on (None: the player
+        takes it back). Raises :class:`SeatError` saying why not; the listeners hear a
+        ``status`` update whose note says it."""
+        ...
+
+    @property
     def saved_note(self) -> str:
         """Where the game is kept, in one sentence ("The game is saved as 'sunday'.")."""
         ...

@@ -35,7 +35,17 @@ from msgspec.structs import replace
 import core
 from table import protocol as wire
 from table.public import public_start
-from table.store import Append, Change, SeatRow, SitDown, StoreError, TableRow, TableStore, Truncate
+from table.store import (
+    Append,
+    Change,
+    SeatRow,
+    SitDown,
+    StandIn,
+    StoreError,
+    TableRow,
+    TableStore,
+    Truncate,
+)
 
 HELLO_WITHIN = 30.0
 """Seconds a new connection has to say hello."""
@@ -119,6 +129,11 @@ class Table:
     def state(self) -> core.GameState | None:
         return self.states[-1] if self.states else None
 
+    def played_by_computer(self, seat: int) -> str | None:
+        """The level of the computer playing ``seat`` (its own or a stand-in), else None."""
+        row = self.row.seats[seat]
+        return row.level if row.kind == "computer" else row.standin
+
     def seats_of(self, player: str) -> tuple[int, ...]:
         return tuple(
             i for i, s in enumerate(self.row.seats) if s.kind == "player" and s.name == player
@@ -134,6 +149,7 @@ class Table:
                 s.level if s.kind == "computer" else None,  # type: ignore[arg-type]
                 s.kind == "computer" or i in present,
                 None if i in present else self.away_since.get(i),
+                s.standin,  # type: ignore[arg-type]
             )
             for i, s in enumerate(self.row.seats)
         )
@@ -307,6 +323,8 @@ class Server:
                 await self.play(client, message)
             elif isinstance(message, wire.Undo):
                 await self.undo(client, message)
+            elif isinstance(message, wire.HandOver):
+                await self.hand_over(client, message)
             elif isinstance(message, wire.Leave):
                 self.leave(client, self.table(message.table))
                 client.send(wire.Lobby(ref, ()))
@@ -361,16 +379,47 @@ class Server:
                 f"the game starts when every seat is taken ({open_seats} still open); "
                 "it will be listed as yours"
             )
+        back = None
         if isinstance(message, wire.Watch):
             table.clients[client] = ()
             client.tables.add(table.id)
         else:
             self.sit(client, table)
+            handed = [s for s in table.clients[client] if table.row.seats[s].standin]
+            if handed:  # back at the table: the seat is theirs again at their next decision
+                await self.set_standin(table, handed, None, client.player)
+                back = f"{client.player} is back and plays their own seat again."
         log(f"{client.player} {'watches' if isinstance(message, wire.Watch) else 'sits at'} "
             f"table {table.id}")  # fmt: skip
-        client.send(table.snapshot(message.ref, client))
-        self.tell(table, wire.Seats(table.info()), skip=client)
+        client.send(table.snapshot(message.ref, client, back))
+        self.tell(table, wire.Seats(table.info(), back), skip=client)
         self.computers_play(table)
+
+    async def hand_over(self, client: Client, message: wire.HandOver) -> None:
+        """Hand the client's seats to a computer of ``message.level``, or take them back."""
+        table = self.table(message.table)
+        seats = table.clients.get(client, ())
+        if not seats:
+            raise Refusal("only a player of the table can hand over their seat")
+        await self.set_standin(table, seats, message.level, client.player)
+        note = (
+            f"{client.player}'s seat is played by a computer ({message.level}) until they "
+            "take it back."
+            if message.level
+            else f"{client.player} plays their own seat again."
+        )
+        log(f"table {table.id}: {note}")
+        client.send(wire.Seats(table.info(), note, message.ref))
+        self.tell(table, wire.Seats(table.info(), note), skip=client)
+        self.computers_play(table)
+
+    async def set_standin(
+        self, table: Table, seats: Sequence[int], level: str | None, player: str
+    ) -> None:
+        for seat in seats:
+            if table.row.seats[seat].standin != level:
+                await self.commit(StandIn(table.id, seat, level))
+                table.row.seats[seat].standin = level
 
     async def take_open_seat(self, client: Client, table: Table, wanted: int | None) -> None:
         seats = table.row.seats
@@ -397,6 +446,8 @@ class Server:
         if seat not in table.clients.get(client, ()):
             raise Refusal("it is not your decision" if client in table.clients else
                           "sit at the table first")  # fmt: skip
+        if table.played_by_computer(seat):
+            raise Refusal("a computer plays your seat now: take it back first")
         await self.apply(table, message.seq, message.action, client, message.ref)
 
     async def apply(
@@ -459,13 +510,13 @@ class Server:
         if state is None or table.id in self._thinking:
             return
         seat = state.current_player
-        if seat is None or table.row.seats[seat].kind != "computer":
+        if seat is None or not table.played_by_computer(seat):
             return
         self._thinking.add(table.id)
         asyncio.get_running_loop().create_task(self._computer_turn(table, seat))
 
     async def _computer_turn(self, table: Table, seat: int) -> None:
-        level = table.row.seats[seat].level or "normal"
+        level = table.played_by_computer(seat) or "normal"
         seq = len(table.row.actions)
         public = public_view(table.states[-1])
         try:
@@ -473,7 +524,7 @@ class Server:
                 self.workers, decide, level, table.row.seed * 8 + seat + seq, public
             )
             self._thinking.discard(table.id)
-            if len(table.row.actions) == seq:
+            if len(table.row.actions) == seq and table.played_by_computer(seat):
                 await self.apply(table, seq, action, None, 0)
         except Refusal as exc:
             log(f"table {table.id}: the computer's move was refused: {exc}")

@@ -51,6 +51,10 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (table_id, seq)
     ) WITHOUT ROWID;
     """,
+    # 2: a player's seat may be handed to a computer stand-in
+    """
+    ALTER TABLE seats ADD COLUMN standin TEXT;
+    """,
 )
 """Each entry brings the schema from version ``index`` to ``index + 1``."""
 
@@ -71,6 +75,8 @@ class SeatRow:
     name: str | None
     level: str | None
     colour: core.Colour
+    standin: str | None = None
+    """A ``player`` seat handed to a computer of this level, until taken back."""
 
 
 @dataclass
@@ -112,7 +118,16 @@ class SitDown:
     name: str
 
 
-Change = Append | Truncate | SitDown
+@dataclass(frozen=True)
+class StandIn:
+    """Seat ``seat`` is played by a computer of ``level`` (None: by its player again)."""
+
+    table: int
+    seat: int
+    level: str | None
+
+
+Change = Append | Truncate | SitDown | StandIn
 
 
 class TableStore:
@@ -162,10 +177,10 @@ class TableStore:
                 "SELECT id, title, seed, created, updated FROM tables ORDER BY id"
             )
         }
-        for table_id, kind, name, level, colour in self.db.execute(
-            "SELECT table_id, kind, name, level, colour FROM seats ORDER BY table_id, seat"
+        for table_id, kind, name, level, colour, standin in self.db.execute(
+            "SELECT table_id, kind, name, level, colour, standin FROM seats ORDER BY table_id, seat"
         ):
-            rows[table_id].seats.append(SeatRow(kind, name, level, core.Colour(colour)))
+            rows[table_id].seats.append(SeatRow(kind, name, level, core.Colour(colour), standin))
         for table_id, blob in self.db.execute(
             "SELECT table_id, action FROM actions ORDER BY table_id, seq"
         ):
@@ -215,6 +230,11 @@ class TableStore:
                     self.db.execute(
                         "DELETE FROM actions WHERE table_id = ? AND seq >= ?",
                         (change.table, change.seq),
+                    )
+                elif isinstance(change, StandIn):
+                    self.db.execute(
+                        "UPDATE seats SET standin = ? WHERE table_id = ? AND seat = ?",
+                        (change.level, change.table, change.seat),
                     )
                 else:
                     self.db.execute(

@@ -78,6 +78,14 @@ class Bot:
             self.hear(answer)
         return answer
 
+    async def drain(self) -> None:
+        """Hear whatever the server has already sent (until 50 ms of quiet)."""
+        for _ in range(1000):
+            heard = len(self.frames)
+            await self.listen(0.05)
+            if len(self.frames) == heard:
+                return
+
     async def listen(self, until: float) -> None:
         """Take the unasked messages for up to ``until`` seconds."""
         try:

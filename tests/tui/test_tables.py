@@ -208,3 +208,26 @@ async def test_u_says_why_a_shared_action_cannot_be_taken_back(store, server) ->
         await pilot.pause()
         words = str(app.screen.query_one("ActionBar").render())
         assert "only your own last action" in words
+
+
+async def test_h_hands_the_seat_to_a_computer_and_takes_it_back(store, server) -> None:
+    """H at a shared table: a computer plays your seat (the screen says so), H then t
+    takes it back."""
+    from tui.screens.dialogs import HandOverScreen
+
+    app = app_for(store, server=server.address("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await create_table(app, pilot, ["you", "player"], names={1: "ben"})
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        seat = seat_of(app)
+        await pilot.press("H")
+        await settle(pilot, lambda: isinstance(app.screen, HandOverScreen))
+        await pilot.press("n")
+        await settle(pilot, lambda: seat.handed_to == "normal")
+        assert not seat.decides_here(0) and seat.players[0].computer == "normal"
+        await pilot.press("H")
+        await settle(pilot, lambda: isinstance(app.screen, HandOverScreen))
+        await pilot.press("t")
+        await settle(pilot, lambda: seat.handed_to is None)
+        assert seat.decides_here(0) or seat.state.current_player != 0

@@ -139,3 +139,42 @@ class ElsewhereScreen(ModalScreen[str | None]):
 
     def action_pick(self, choice: str | None) -> None:
         self.dismiss(choice)
+
+
+class HandOverScreen(ModalScreen[str | None]):
+    """At a shared table: hand your seat to a computer player (e easy, n normal, h hard),
+    or take it back (t) when one plays it. Dismisses with the level, ``"back"``, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("e", "choose('easy')", "Easy"),
+        Binding("n", "choose('normal')", "Normal"),
+        Binding("h", "choose('hard')", "Hard"),
+        Binding("t", "choose('back')", "Take it back"),
+        Binding("escape", "choose('')", "Cancel"),
+    ]
+
+    def __init__(self, handed_to: str | None) -> None:
+        super().__init__()
+        self.handed_to = handed_to
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            if self.handed_to:
+                yield Static(f"A computer ({self.handed_to}) plays your seat now.")
+                yield Static("[b]t[/b] take it back    [b]Esc[/b] leave it", classes="keys")
+            else:
+                yield Static("Let a computer play your seat until you take it back (H again):")
+                yield Static(
+                    "[b]e[/b] easy   [b]n[/b] normal   [b]h[/b] hard    [b]Esc[/b] cancel",
+                    classes="keys",
+                )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters and parameters[0] == "back":
+            return self.handed_to is not None
+        if action == "choose" and parameters and parameters[0] in ("easy", "normal", "hard"):
+            return self.handed_to is None
+        return True
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice or None)

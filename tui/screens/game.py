@@ -34,7 +34,7 @@ from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
 from tui.widgets.region import RegionPicture, RegionView, still_recent
 
-DROPPABLE_KEYS = (frozenset({"press", "option"}), frozenset({"save_as", "hint"}))
+DROPPABLE_KEYS = (frozenset({"press", "option"}), frozenset({"save_as", "hint", "hand_over"}))
 """Key-bar entries left out on a narrow terminal: first the keys the action bar lists,
 then Save as and Hint (the help names them), so that Log, Undo, Help and Quit show."""
 
@@ -49,6 +49,7 @@ class GameScreen(GameMenus):
         Binding("escape", "back", "Back"),
         Binding("space,enter", "hurry", "Skip pause", show=False),
         Binding("u", "undo", "Undo"),
+        Binding("H", "hand_over", "Hand to computer", key_display="H"),
         Binding("U,ctrl+r", "redo", "Redo"),
         # Priority: the dialog opens before the keys typed with Ctrl+S are handed on.
         Binding("ctrl+s", "save_as", "Save as", priority=True),

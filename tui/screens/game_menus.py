@@ -31,6 +31,21 @@ class GameMenus(Screen[None]):
 
         self.app.push_screen(SaveAsScreen(self.seat.name, self.seat.save_as), saved)
 
+    def action_hand_over(self) -> None:
+        """At a shared table: a computer plays this player's seat, or stops playing it."""
+        from table.seat import SeatError
+        from tui.screens.dialogs import HandOverScreen
+
+        def chosen(choice: str | None) -> None:
+            if choice is None:
+                return
+            try:
+                self.seat.hand_over(None if choice == "back" else choice)
+            except SeatError as exc:
+                self.notify(str(exc), severity="warning", markup=False)
+
+        self.app.push_screen(HandOverScreen(self.seat.handed_to), chosen)
+
     def action_load(self) -> None:
         self.post_message(LoadRequested())
 
