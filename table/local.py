@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 import core
 import saves
 from core.ai import Bot, make_bot
+from table.protocol import ChatLine
 from table.seat import LegalActions, Listener, Player, SeatError, Update
 
 BOT_SEED_STRIDE = 8
@@ -185,6 +186,16 @@ class LocalSeat:
 
     def hand_over(self, level: str | None) -> None:
         raise SeatError("Only at a shared table: here, every seat is set in the new-game form.")
+
+    @property
+    def chat(self) -> Sequence[ChatLine]:
+        return ()
+
+    def can_say(self) -> bool:
+        return False
+
+    def say(self, text: str) -> None:
+        raise SeatError("Chat is for shared tables: everyone here shares this screen.")
 
     def take_over(self) -> None:
         """Play the watched game here from now on; the other window becomes read-only."""

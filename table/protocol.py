@@ -50,6 +50,11 @@ MAX_REQUEST: Final = 64 * 1024
 MAX_FRAME: Final = 8 * 1024 * 1024
 """The largest frame a client reads from the server (a long game's snapshot is ~30 KB)."""
 
+MAX_CHAT: Final = 200
+"""Characters in one line of chat."""
+CHAT_KEPT: Final = 100
+"""Lines of chat a snapshot carries."""
+
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 Ref = Annotated[int, msgspec.Meta(ge=0, le=2**31)]
 TableId = Annotated[int, msgspec.Meta(ge=1, le=2**62)]
@@ -177,13 +182,21 @@ class HandOver(_Message, frozen=True, tag="hand-over"):
     level: Level | None
 
 
+class Say(_Message, frozen=True, tag="say"):
+    """A line of chat at ``table`` (players and spectators; answered by :class:`Said`)."""
+
+    ref: Ref
+    table: TableId
+    text: Annotated[str, msgspec.Meta(max_length=MAX_CHAT)]
+
+
 class Export(_Message, frozen=True, tag="export"):
     ref: Ref
     table: TableId
 
 
 ClientMessage = (
-    Hello | ListTables | CreateTable | Join | Watch | Play | Undo | Leave | HandOver | Export
+    Hello | ListTables | CreateTable | Join | Watch | Play | Undo | Leave | HandOver | Say | Export
 )
 
 
@@ -210,6 +223,24 @@ class Lobby(_Message, frozen=True, tag="lobby"):
     tables: tuple[TableInfo, ...]
 
 
+class ChatLine(msgspec.Struct, frozen=True):
+    """One line of a table's chat, as stored with the game."""
+
+    at: float
+    name: str
+    text: str
+    spectator: bool = False
+    """Said by someone watching the table, not playing at it."""
+
+
+class Said(_Message, frozen=True, tag="said"):
+    """A line of chat at ``table`` (``ref`` answers the sayer's :class:`Say`)."""
+
+    table: int
+    line: ChatLine
+    ref: int = 0
+
+
 class Snapshot(_Message, frozen=True, tag="snapshot"):
     """The whole public history of a table: ``start`` then ``actions``; ``seats_here`` are
     the seats this connection decides for (empty when watching)."""
@@ -220,6 +251,8 @@ class Snapshot(_Message, frozen=True, tag="snapshot"):
     actions: tuple[core.Action, ...]
     seats_here: tuple[int, ...]
     note: str | None = None
+    chat: tuple[ChatLine, ...] = ()
+    """The table's chat, oldest first (the last :data:`CHAT_KEPT` lines)."""
 
 
 class Played(_Message, frozen=True, tag="played"):
@@ -249,7 +282,7 @@ class Exported(_Message, frozen=True, tag="exported"):
     """An ordinary save file's bytes (``saves`` JSON)."""
 
 
-ServerMessage = Welcome | Error | Lobby | Snapshot | Played | Seats | Exported
+ServerMessage = Welcome | Error | Lobby | Snapshot | Played | Seats | Said | Exported
 
 
 # ---------------------------------------------------------------- frames
@@ -260,7 +293,13 @@ _SERVER: msgspec.json.Decoder[ServerMessage] = msgspec.json.Decoder(ServerMessag
 
 
 class ProtocolError(Exception):
-    """A frame that is not a message of this protocol; ``str`` says why, in words."""
+    """A frame that is not a message of this protocol; ``str`` says why, in words, and
+    ``ref`` is the request's own when it could still be read (0 otherwise), so that the
+    refusal answers it."""
+
+    def __init__(self, reason: str, ref: int = 0) -> None:
+        super().__init__(reason)
+        self.ref = ref
 
 
 def frame(message: ClientMessage | ServerMessage) -> bytes:
@@ -274,7 +313,17 @@ def read_client(body: bytes) -> ClientMessage:
     try:
         return _CLIENT.decode(body)
     except (msgspec.DecodeError, RecursionError) as exc:
-        raise ProtocolError(f"malformed request: {str(exc)[:120]}") from None
+        raise ProtocolError(f"malformed request: {str(exc)[:120]}", _ref_of(body)) from None
+
+
+def _ref_of(body: bytes) -> int:
+    """The ``ref`` of a request that did not decode as one, if it has a plausible one."""
+    try:
+        raw = msgspec.json.decode(body)
+    except (msgspec.DecodeError, RecursionError):
+        return 0
+    ref = raw.get("ref") if isinstance(raw, dict) else None
+    return ref if type(ref) is int and 0 < ref <= 2**31 else 0
 
 
 def read_server(body: bytes) -> ServerMessage:

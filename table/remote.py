@@ -218,6 +218,7 @@ class RemoteSeat:
         return _answer(await link.ask(request), wire.Snapshot)
 
     def _take(self, snapshot: wire.Snapshot) -> None:
+        self.chat: list[wire.ChatLine] = list(snapshot.chat)
         self.info = snapshot.table
         self.seats_here = frozenset(snapshot.seats_here)
         self.actions = list(snapshot.actions)
@@ -367,6 +368,25 @@ class RemoteSeat:
         """The level of the computer playing this terminal's seat, None if nobody does."""
         return next((self.info.seats[s].standin for s in sorted(self.seats_here)), None)
 
+    def can_say(self) -> bool:
+        return self.link is not None
+
+    def say(self, text: str) -> None:
+        if self.link is None:
+            raise SeatError("The table server is out of reach: reconnecting…")
+        link = self.link
+        asyncio.get_running_loop().create_task(self._say(link, text))
+
+    async def _say(self, link: Link, text: str) -> None:
+        try:
+            answer = await link.ask(wire.Say(link.new_ref(), self.info.id, text[: wire.MAX_CHAT]))
+        except (OSError, ConnectionError):
+            answer = wire.Error(0, "The line was not sent: the connection dropped.")
+        if isinstance(answer, wire.Error):
+            self._tell(Update("status", self.state, problem=f"Not said: {answer.reason}"))
+        else:
+            self._receive(answer)
+
     def can_hand_over(self) -> bool:
         return not self.watching and self.link is not None and bool(self.seats_here)
 
@@ -407,6 +427,10 @@ class RemoteSeat:
             if message.table.id == self.info.id:
                 self._take(message)
                 self._tell(Update("rewound", self.state, note=message.note))
+        elif isinstance(message, wire.Said):
+            if message.table == self.info.id:
+                self.chat.append(message.line)
+                self._tell(Update("status", self.state, chat=message.line))
         elif isinstance(message, wire.Seats):
             if message.table.id == self.info.id:
                 self.info = message.table

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 import core
+from table.protocol import ChatLine
 
 UpdateKind = Literal["played", "rewound", "status"]
 """``played``: an action was applied; ``rewound``: undo or redo changed the history (the
@@ -59,6 +60,8 @@ class Update:
     problem: str | None = None
     """Something went wrong that the player must see (the autosave failed…); the update
     itself still happened."""
+    chat: ChatLine | None = None
+    """A line of the table's chat was said (``status`` only)."""
 
 
 class LegalActions:
@@ -163,6 +166,20 @@ class GameSeat(Protocol):
     @property
     def handed_to(self) -> str | None:
         """The level of the computer standing in for this terminal's player, None if none."""
+        ...
+
+    @property
+    def chat(self) -> Sequence[ChatLine]:
+        """The table's chat so far, oldest first (empty for a local game)."""
+        ...
+
+    def can_say(self) -> bool:
+        """Whether this terminal may talk at the table (players and spectators)."""
+        ...
+
+    def say(self, text: str) -> None:
+        """Send a line of chat (the server checks and limits it); the listeners hear it as
+        a ``status`` update with ``chat``, or its refusal as a ``problem``."""
         ...
 
     def can_hand_over(self) -> bool:

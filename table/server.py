@@ -38,6 +38,7 @@ from table.public import public_start
 from table.store import (
     Append,
     Change,
+    Chat,
     SeatRow,
     SitDown,
     StandIn,
@@ -51,6 +52,9 @@ HELLO_WITHIN = 30.0
 """Seconds a new connection has to say hello."""
 SEND_LIMIT = 1024 * 1024
 """Bytes waiting to be sent to one client before it counts as not reading: it is dropped."""
+CHAT_LINES = 5
+CHAT_WINDOW = 10.0
+"""A player may say at most CHAT_LINES lines in CHAT_WINDOW seconds at one table."""
 MAX_TABLES_LISTED = 500
 """Tables in one lobby answer (the most recent)."""
 
@@ -173,7 +177,10 @@ class Table:
         """The public history, for a table that has started."""
         start = public_start(self.states[0], self.states[-1])
         seats_here = self.clients.get(client, ())
-        return wire.Snapshot(ref, self.info(), start, tuple(self.row.actions), seats_here, note)
+        chat = tuple(chat_line(c) for c in self.row.chat[-wire.CHAT_KEPT :])
+        return wire.Snapshot(
+            ref, self.info(), start, tuple(self.row.actions), seats_here, note, chat
+        )
 
 
 # ---------------------------------------------------------------- the server
@@ -193,6 +200,7 @@ class Server:
         self._pending: list[tuple[Change, asyncio.Future[None]]] = []
         self._committing: asyncio.Task[None] | None = None
         self._thinking: set[int] = set()
+        self._said: dict[tuple[str, int], list[float]] = {}
         for row in store.tables():
             table = Table(row)
             if table.started:
@@ -246,7 +254,7 @@ class Server:
                 except wire.ProtocolError as exc:
                     if "too long" in str(exc):
                         raise
-                    client.send(wire.Error(0, str(exc)))
+                    client.send(wire.Error(exc.ref, str(exc)))
                     continue
                 await self.handle(client, message)
         except Refusal as exc:
@@ -323,6 +331,8 @@ class Server:
                 await self.play(client, message)
             elif isinstance(message, wire.Undo):
                 await self.undo(client, message)
+            elif isinstance(message, wire.Say):
+                await self.say(client, message)
             elif isinstance(message, wire.HandOver):
                 await self.hand_over(client, message)
             elif isinstance(message, wire.Leave):
@@ -394,6 +404,32 @@ class Server:
         client.send(table.snapshot(message.ref, client, back))
         self.tell(table, wire.Seats(table.info(), back), skip=client)
         self.computers_play(table)
+
+    async def say(self, client: Client, message: wire.Say) -> None:
+        """A line of chat: checked (no character that would not show as itself), limited
+        in rate, stored with the game, then told to everyone at the table."""
+        from saves.text import hidden_character
+
+        table = self.table(message.table)
+        if client not in table.clients:
+            raise Refusal("join or watch the table to talk there")
+        text = message.text.strip()
+        if not text:
+            raise Refusal("say something")
+        hidden = hidden_character(text)
+        if hidden is not None:
+            raise Refusal(f"the message contains {hidden}, which is not allowed")
+        now = time.time()
+        said = self._said.setdefault((client.player, table.id), [])
+        said[:] = [t for t in said if now - t < CHAT_WINDOW]
+        if len(said) >= CHAT_LINES:
+            raise Refusal(f"slow down: at most {CHAT_LINES} lines in {CHAT_WINDOW:.0f} seconds")
+        said.append(now)
+        line = Chat(table.id, now, client.player, text, spectator=not table.clients[client])
+        await self.commit(line)
+        table.row.chat.append(line)
+        client.send(wire.Said(table.id, chat_line(line), message.ref))
+        self.tell(table, wire.Said(table.id, chat_line(line)), skip=client)
 
     async def hand_over(self, client: Client, message: wire.HandOver) -> None:
         """Hand the client's seats to a computer of ``message.level``, or take them back."""
@@ -533,6 +569,10 @@ class Server:
         finally:
             self._thinking.discard(table.id)
         self.computers_play(table)
+
+
+def chat_line(line: Chat) -> wire.ChatLine:
+    return wire.ChatLine(line.at, line.name, line.text, line.spectator)
 
 
 class Refusal(Exception):

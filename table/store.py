@@ -55,6 +55,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     """
     ALTER TABLE seats ADD COLUMN standin TEXT;
     """,
+    # 3: each table's chat
+    """
+    CREATE TABLE chat (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        at REAL NOT NULL,
+        name TEXT NOT NULL,
+        spectator INTEGER NOT NULL,
+        text TEXT NOT NULL
+    );
+    CREATE INDEX chat_by_table ON chat (table_id, at);
+    """,
 )
 """Each entry brings the schema from version ``index`` to ``index + 1``."""
 
@@ -90,6 +101,7 @@ class TableRow:
     updated: float
     seats: list[SeatRow]
     actions: list[core.Action] = field(default_factory=list)
+    chat: list[Chat] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -127,7 +139,18 @@ class StandIn:
     level: str | None
 
 
-Change = Append | Truncate | SitDown | StandIn
+@dataclass(frozen=True)
+class Chat:
+    """A line of a table's chat."""
+
+    table: int
+    at: float
+    name: str
+    text: str
+    spectator: bool
+
+
+Change = Append | Truncate | SitDown | StandIn | Chat
 
 
 class TableStore:
@@ -185,6 +208,10 @@ class TableStore:
             "SELECT table_id, action FROM actions ORDER BY table_id, seq"
         ):
             rows[table_id].actions.append(_ACTION_OF.decode(blob))
+        for table_id, at, name, spectator, text in self.db.execute(
+            "SELECT table_id, at, name, spectator, text FROM chat ORDER BY table_id, at"
+        ):
+            rows[table_id].chat.append(Chat(table_id, at, name, text, bool(spectator)))
         return list(rows.values())
 
     # ---------------------------------------------------------------- writing
@@ -231,6 +258,13 @@ class TableStore:
                         "DELETE FROM actions WHERE table_id = ? AND seq >= ?",
                         (change.table, change.seq),
                     )
+                elif isinstance(change, Chat):
+                    self.db.execute(
+                        "INSERT INTO chat (table_id, at, name, spectator, text) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (change.table, change.at, change.name, change.spectator, change.text),
+                    )
+                    continue  # a chat line does not make the game more recent
                 elif isinstance(change, StandIn):
                     self.db.execute(
                         "UPDATE seats SET standin = ? WHERE table_id = ? AND seat = ?",

@@ -231,3 +231,29 @@ async def test_h_hands_the_seat_to_a_computer_and_takes_it_back(store, server) -
         await pilot.press("t")
         await settle(pilot, lambda: seat.handed_to is None)
         assert seat.decides_here(0) or seat.state.current_player != 0
+
+
+async def test_c_says_a_line_that_shows_in_everyone_s_log_as_plain_text(
+    store, tmp_path, server
+) -> None:
+    from tui.screens.dialogs import LinePrompt
+    from tui.widgets.log import LogView
+
+    ann = app_for(store, server=server.address("ann"))
+    ben = app_for(type(store)(tmp_path / "ben"), server=server.address("ben"))
+    async with ann.run_test(size=(80, 24)) as pilot, ben.run_test(size=(80, 24)) as ben_pilot:
+        await settle(pilot, lambda: isinstance(ann.screen, LobbyScreen))
+        await create_table(ann, pilot, ["you", "player"], names={1: "ben"})
+        await settle(pilot, lambda: isinstance(ann.screen, GameScreen))
+        await settle(ben_pilot, lambda: bool(lobby_of(ben).tables))
+        await ben_pilot.press("enter")
+        await settle(ben_pilot, lambda: isinstance(ben.screen, GameScreen))
+        await pilot.press("c")
+        await settle(pilot, lambda: isinstance(ann.screen, LinePrompt))
+        await pilot.press(*"[/] gl", "enter")
+
+        def said(app) -> bool:
+            return any("ann: [/] gl" in line.plain for line in app.screen.query_one(LogView).lines)
+
+        await settle(pilot, lambda: said(ann))
+        await settle(ben_pilot, lambda: said(ben))

@@ -37,40 +37,51 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class SaveAsScreen(ModalScreen[str | None]):
-    """Ask for a name and save under it; Enter saves, Esc cancels. ``save(name)`` does it
-    and returns what to tell the player, or raises ``SeatError`` saying why not: the dialog
-    then stays open with the reason, so the name can be corrected. Dismisses with the
+class LinePrompt(ModalScreen[str | None]):
+    """Ask for one line and act on it; Enter acts, Esc cancels. ``act(line)`` does it and
+    returns what to tell the player, or raises ``SeatError`` saying why not: the dialog
+    then stays open with the reason, so the line can be corrected. Dismisses with the
     sentence to tell, or None when cancelled.
 
-    Keys typed with the Ctrl+S that opened it reach this screen before its field has focus
+    Keys typed with the key that opened it reach this screen before its field has focus
     (the game screen binds Ctrl+S with priority, so they do not go to the board): they are
     typed into the field, in order."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, current: str, save: Callable[[str], str]) -> None:
+    def __init__(
+        self,
+        question: str,
+        value: str,
+        act: Callable[[str], str],
+        *,
+        verb: str,
+        empty: str,
+        max_length: int = 0,
+    ) -> None:
+        """``verb`` names what Enter does ("save"); ``empty`` says what to type when the
+        line is empty; ``max_length`` bounds the line (0: no bound)."""
         super().__init__()
-        self.current = current
-        self.save = save
+        self.question, self.value, self.act = question, value, act
+        self.verb, self.empty, self.max_length = verb, empty, max_length
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Name this game (its save is renamed):")
-            yield TextField(value=self.current, id="name")
+            yield Static(self.question, markup=False)
+            yield TextField(value=self.value, max_length=self.max_length, id="name")
             yield Static("", id="refusal", markup=False)
-            yield Static("[b]Enter[/b] save    [b]Esc[/b] cancel", classes="keys")
+            yield Static(f"[b]Enter[/b] {self.verb}    [b]Esc[/b] cancel", classes="keys")
 
     async def on_key(self, event: events.Key) -> None:
         if await self.query_one(TextField).take(event):
             event.stop()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        name = event.value.strip()
+        line = event.value.strip()
         try:
-            if not name:
-                raise SeatError("Type a name for the save (letters, digits, spaces, _ and -).")
-            said = self.save(name)
+            if not line:
+                raise SeatError(self.empty)
+            said = self.act(line)
         except SeatError as exc:
             self.query_one("#refusal", Static).update(f"✗ {exc}")
             self.app.bell()
@@ -79,6 +90,19 @@ class SaveAsScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class SaveAsScreen(LinePrompt):
+    """Name the game (its save is renamed): ``save(name)`` as in :class:`LinePrompt`."""
+
+    def __init__(self, current: str, save: Callable[[str], str]) -> None:
+        super().__init__(
+            "Name this game (its save is renamed):",
+            current,
+            save,
+            verb="save",
+            empty="Type a name for the save (letters, digits, spaces, _ and -).",
+        )
 
 
 class ResumeScreen(ModalScreen[str]):

@@ -25,7 +25,7 @@ from table.seat import GameSeat, SeatError, Update
 from tui import decisions, look, prompts
 from tui import draft as drafting
 from tui.draft import IDLE, Draft, Mode, Refusal
-from tui.screens.game_menus import GameMenus
+from tui.screens.game_menus import MENU_KEYS, GameMenus
 from tui.widgets.actionbar import ActionBar, StatusLine
 from tui.widgets.board import Board
 from tui.widgets.keys import KeysBar
@@ -34,9 +34,9 @@ from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
 from tui.widgets.region import RegionPicture, RegionView, still_recent
 
-DROPPABLE_KEYS = (frozenset({"press", "option"}), frozenset({"save_as", "hint", "hand_over"}))
+DROPPABLE_KEYS = (frozenset({"press", "option"}), MENU_KEYS)
 """Key-bar entries left out on a narrow terminal: first the keys the action bar lists,
-then Save as and Hint (the help names them), so that Log, Undo, Help and Quit show."""
+then the menus' (the help names them), so that Log, Undo, Help and Quit show."""
 
 
 class GameScreen(GameMenus):
@@ -49,7 +49,6 @@ class GameScreen(GameMenus):
         Binding("escape", "back", "Back"),
         Binding("space,enter", "hurry", "Skip pause", show=False),
         Binding("u", "undo", "Undo"),
-        Binding("H", "hand_over", "Hand to computer", key_display="H"),
         Binding("U,ctrl+r", "redo", "Redo"),
         # Priority: the dialog opens before the keys typed with Ctrl+S are handed on.
         Binding("ctrl+s", "save_as", "Save as", priority=True),
@@ -141,7 +140,7 @@ class GameScreen(GameMenus):
     def _log_history(self) -> None:
         """The log rebuilt from the history: on opening a game, after undo or redo."""
         log = self.query_one(LogView)
-        log.tell_history(*self.seat.history())
+        log.tell_history(*self.seat.history(), self.seat.chat)
         log.tell(self.state, f"Game {self.seat.name!r}, season {self.state.season}.")
         self._mark_turn()
 
@@ -243,6 +242,8 @@ class GameScreen(GameMenus):
             self._mark_turn()
         if update.note:
             log.tell(self.state, update.note)
+        if update.chat:
+            log.tell_chat(update.chat)
         if update.kind == "status":  # a half-built action survives a word changing
             self.render_state()
         else:

@@ -1,4 +1,5 @@
-"""The game screen's doors to other screens: save as, load, help, quit.
+"""The game screen's doors to other screens: save as, load, help, quit, and at a shared
+table the chat and handing one's seat to a computer.
 
 A mixin of `GameScreen` (which binds the keys), kept apart so that the game screen holds
 only the playing of the game.
@@ -6,8 +7,9 @@ only the playing of the game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from tui import prompts
@@ -17,8 +19,18 @@ if TYPE_CHECKING:
     from table.seat import GameSeat
 
 
+MENU_KEYS = frozenset({"save_as", "hint", "hand_over", "chat"})
+"""The menus' keys that a narrow keys bar may leave out (the help names them)."""
+
+
 class GameMenus(Screen[None]):
     """The dialogs and screens the game screen opens over the game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Shown only at a shared table (``check_action`` asks the seat).
+        Binding("H", "hand_over", "Hand to computer", key_display="H"),
+        Binding("c", "chat", "Chat"),
+    ]
 
     seat: GameSeat
 
@@ -30,6 +42,20 @@ class GameMenus(Screen[None]):
                 self.notify(words, markup=False)
 
         self.app.push_screen(SaveAsScreen(self.seat.name, self.seat.save_as), saved)
+
+    def action_chat(self) -> None:
+        """At a shared table: a line of chat, to players and spectators."""
+        from table.protocol import MAX_CHAT
+        from tui.screens.dialogs import LinePrompt
+
+        def say(line: str) -> str:
+            self.seat.say(line)
+            return ""  # the line shows in the log when the server has it
+
+        question = f"Say to the table ({MAX_CHAT} characters at most):"
+        prompt = LinePrompt(question, "", say, verb="say", empty="Type what to say.",
+                            max_length=MAX_CHAT)  # fmt: skip
+        self.app.push_screen(prompt)
 
     def action_hand_over(self) -> None:
         """At a shared table: a computer plays this player's seat, or stops playing it."""

@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 import core
+from table.protocol import ChatLine
 from tui import look
 
 MARKER = Style(bold=True, reverse=True)
@@ -74,6 +75,16 @@ class LogView(Widget):
         line.append(text)
         self.add(line, decider)
 
+    def tell_chat(self, line: ChatLine) -> None:
+        """A line of the table's chat: plain text (never markup), the sayer in bold, a
+        spectator marked as one."""
+        text = Text("» ", look.DIM)
+        text.append(line.name, "bold")
+        if line.spectator:
+            text.append(" (watching)", look.DIM)
+        text.append(f": {line.text}")
+        self.add(text)
+
     def tell_action(
         self,
         before: core.GameState,
@@ -91,13 +102,19 @@ class LogView(Widget):
             self.tell(before, event.text, event.seat, decider)
 
     def tell_history(
-        self, states: Sequence[core.GameState], actions: Sequence[core.Action]
+        self,
+        states: Sequence[core.GameState],
+        actions: Sequence[core.Action],
+        chat: Sequence[ChatLine] = (),
     ) -> None:
         """The log rebuilt from the whole history, worded as when it was played, so it
-        always matches the board (on opening a game, after undo or redo)."""
+        always matches the board (on opening a game, after undo or redo); a shared
+        table's ``chat`` follows the moves."""
         self.clear()
         for state, action in zip(states, actions, strict=False):
             self.tell_action(state, action)
+        for line in chat:
+            self.tell_chat(line)
 
     # ---------------------------------------------------------------- a player's turn
 

@@ -1,0 +1,77 @@
+"""A table's chat at a real server (issue 13): said to everyone at the table, spectators
+marked, kept with the game, never a terminal escape or a bidi override, limited in rate."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from table import protocol as wire
+from table.connection import connect
+from tests.table_server.bots import Bot, create
+
+SEATS = [wire.SeatSpec("player", "ann"), wire.SeatSpec("player", "ben")]
+
+
+async def say(bot: Bot, text: str) -> wire.ServerMessage:
+    return await bot.ask(wire.Say(bot.connection.new_ref(), bot.table, text))
+
+
+async def test_a_line_reaches_players_and_spectators_and_is_kept(server) -> None:
+    table = await create(server.socket, "ann", SEATS)
+    ann = await Bot.join(server.socket, "ann", table, 1)
+    ben = await Bot.join(server.socket, "ben", table, 2)
+    eve = Bot(await connect(server.socket, "eve"), random.Random(0))
+    await eve.enter(wire.Watch(eve.connection.new_ref(), table))
+    answer = await say(ann, "  good luck [/] [b]all  ")
+    assert isinstance(answer, wire.Said) and answer.line.text == "good luck [/] [b]all"
+    await ben.drain()
+    heard = [f for f in ben.frames if isinstance(f, wire.Said)]
+    assert [(h.line.name, h.line.text, h.line.spectator) for h in heard] == [
+        ("ann", "good luck [/] [b]all", False)
+    ]
+    from_eve = await say(eve, "nice move")
+    assert isinstance(from_eve, wire.Said) and from_eve.line.spectator
+    server.kill()
+    server.start()
+    back = await Bot.join(server.socket, "ben", table, 3)
+    snapshot = next(f for f in back.frames if isinstance(f, wire.Snapshot))
+    assert [(c.name, c.text, c.spectator) for c in snapshot.chat] == [
+        ("ann", "good luck [/] [b]all", False),
+        ("eve", "nice move", True),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("\x1b[2Jgone", "U+001B"),
+        ("abc\u202eevil", "U+202E"),
+        ("zero\u200bwidth", "U+200B"),
+        ("   ", "say something"),
+    ],
+)
+async def test_a_line_that_would_not_show_as_itself_is_refused(server, text, words) -> None:
+    table = await create(server.socket, "ann", SEATS)
+    ann = await Bot.join(server.socket, "ann", table, 1)
+    answer = await say(ann, text)
+    assert isinstance(answer, wire.Error) and words in answer.reason
+
+
+async def test_too_long_or_too_fast_is_refused(server) -> None:
+    table = await create(server.socket, "ann", SEATS)
+    ann = await Bot.join(server.socket, "ann", table, 1)
+    too_long = await say(ann, "x" * (wire.MAX_CHAT + 1))
+    assert isinstance(too_long, wire.Error)
+    answers = [await say(ann, f"line {n}") for n in range(6)]
+    assert all(isinstance(a, wire.Said) for a in answers[:5])
+    assert isinstance(answers[5], wire.Error) and "slow down" in answers[5].reason
+
+
+async def test_only_those_at_the_table_talk_there(server) -> None:
+    table = await create(server.socket, "ann", SEATS)
+    outsider = await connect(server.socket, "mallory")
+    answer = await outsider.ask(wire.Say(outsider.new_ref(), table, "hi"))
+    assert isinstance(answer, wire.Error) and "join or watch" in answer.reason
+    await outsider.close()
