@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 TERMINATE_GRACE = 3.0
 """Seconds a SIGTERM leaves for a clean shutdown before the process just ends."""
 
+TURNS_EVERY = 3.0
+"""Seconds between two looks at the tables where it may have become the player's turn."""
+
 MIN_SIZE = (80, 24)
 """The smallest terminal the game lays out in (the default SSH window)."""
 
@@ -198,7 +201,57 @@ class MykerinosApp(App[None]):
             self.notify(str(exc), title="Playing on this machine", timeout=6)
             self.start_local()
             return
+        self.watch_turns()
         self.open_lobby()
+
+    # ---------------------------------------------------------------- your turn elsewhere
+
+    def watch_turns(self) -> None:
+        """Look at the server's tables every :data:`TURNS_EVERY` seconds, to tell the player
+        when it becomes their turn at a table they are not looking at."""
+        self._my_turns: set[int] | None = None
+        self.set_interval(TURNS_EVERY, self._check_turns)
+
+    @work(exclusive=True, group="turns")
+    async def _check_turns(self) -> None:
+        from table.remote import RemoteSeat, TableUnavailable
+        from tui.screens.game import GameScreen
+        from tui.screens.lobby import is_my_turn
+
+        if self.directory is None:
+            return
+        try:
+            tables = await self.directory.tables()
+        except TableUnavailable:
+            return
+        mine = {t.id: t for t in tables if is_my_turn(t, self.directory.player)}
+        known, self._my_turns = self._my_turns, set(mine)
+        if known is None:
+            return  # at start-up the lobby shows them all: nothing new to tell
+        screen = self.screen
+        seat = screen.seat if isinstance(screen, GameScreen) else None
+        looking = seat.info.id if isinstance(seat, RemoteSeat) else None
+        for table in sorted(set(mine) - known - {looking}):
+            self.tell_turn(mine[table].title)
+
+    def tell_turn(self, title: str) -> None:
+        """It is the player's turn at table ``title``: tell it the ways they chose."""
+        from tui import notices
+
+        settings = notices.load()
+        words = f"It is your turn at the table {title!r}."
+        if settings.line:
+            self.notify(words, title="Your turn", timeout=15)
+        if settings.bell:
+            self.bell()
+        if settings.desktop:
+            self.write_escapes(notices.desktop_escapes("Mykerinos", words))
+
+    def write_escapes(self, escapes: str) -> None:
+        """Send terminal escapes as they are (a desktop notice), as Textual's ``bell``
+        does; nothing when no terminal is attached (headless tests)."""
+        if not self.is_headless and self._driver is not None:
+            self._driver.write(escapes)
 
     def keep_export(self, name: str, data: bytes) -> str:
         """A shared table's exported game, saved here as ``name`` (to replay or resume)."""

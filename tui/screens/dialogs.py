@@ -202,3 +202,56 @@ class HandOverScreen(ModalScreen[str | None]):
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice or None)
+
+
+class NoticesScreen(ModalScreen[None]):
+    """How a turn at another table is told: l line, b bell, d desktop notice, each on or
+    off; kept at once in the user config folder. Esc closes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("l", "switch('line')", "Line"),
+        Binding("b", "switch('bell')", "Bell"),
+        Binding("d", "switch('desktop')", "Desktop"),
+        Binding("escape,enter", "close", "Close"),
+    ]
+
+    WORDS: ClassVar[dict[str, str]] = {
+        "line": "l  a line on screen",
+        "bell": "b  the terminal bell",
+        "desktop": "d  a desktop notice (OSC 9 / OSC 777)",
+    }
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("When it is your turn at another table, tell me with:")
+            yield Static(id="notice-choices", markup=False)
+            yield Static("", id="notice-problem", markup=False)
+            yield Static("[b]l b d[/b] turn on or off    [b]Esc[/b] close", classes="keys")
+
+    def on_mount(self) -> None:
+        from tui import notices
+
+        self.settings = notices.load()
+        self._show()
+
+    def _show(self) -> None:
+        lines = [
+            f"[{'x' if getattr(self.settings, key) else ' '}] {words}"
+            for key, words in self.WORDS.items()
+        ]
+        self.query_one("#notice-choices", Static).update("\n".join(lines))
+
+    def action_switch(self, key: str) -> None:
+        import msgspec
+
+        from tui import notices
+
+        self.settings = msgspec.structs.replace(
+            self.settings, **{key: not getattr(self.settings, key)}
+        )
+        problem = notices.save(self.settings)
+        self.query_one("#notice-problem", Static).update(f"✗ {problem}" if problem else "")
+        self._show()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -3,8 +3,8 @@
 Your tables come first (those where it is your turn before the others), then tables with
 a seat free for you, then the games you can watch. The list refreshes itself every
 :data:`REFRESH` seconds. Enter sits you at the table under the cursor (or watches it when
-there is no seat for you), ``w`` watches, ``c`` creates a table, Esc goes back to the game
-on this machine.
+there is no seat for you), ``w`` watches, ``c`` creates a table, ``n`` chooses how a turn
+at another table is told, Esc goes back to the game on this machine.
 """
 
 from __future__ import annotations
@@ -124,6 +124,7 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("c", "create", "New table"),
         Binding("r", "refresh", "Refresh", show=False),
+        Binding("n", "notices", "Notices"),
         Binding("escape", "close", "Back"),
         Binding("q", "quit", "Quit"),
     ]
@@ -273,6 +274,11 @@ class LobbyScreen(Screen[None]):
                 )
 
         self.app.push_screen(CreateTableScreen(self.directory), created)
+
+    def action_notices(self) -> None:
+        from tui.screens.dialogs import NoticesScreen
+
+        self.app.push_screen(NoticesScreen())
 
     def action_close(self) -> None:
         self.post_message(self.Closed())
