@@ -692,7 +692,12 @@ async def serve(args: argparse.Namespace) -> int:
         path.unlink()  # left by a server that was killed
     with ProcessPoolExecutor(max(1, args.workers)) as workers:
         server = Server(store, args.trust_account, workers)
-        listening = await asyncio.start_unix_server(server.connected, str(path), limit=2**17)
+        # Listen under a temporary name, then rename: the socket appears only once it
+        # accepts, so a client that finds it is never refused by a server still starting.
+        starting = path.with_name(f".{path.name}.{os.getpid()}")
+        starting.unlink(missing_ok=True)
+        listening = await asyncio.start_unix_server(server.connected, str(starting), limit=2**17)
+        os.replace(starting, path)
         log(f"serving {len(server.tables)} tables on {path} (store {store.path})")
         for table in server.tables.values():
             server.computers_play(table)

@@ -43,7 +43,7 @@ async def test_a_handed_seat_is_played_by_the_computer_until_taken_back(server) 
     back = await hand(ann, None)
     assert back.table.seats[0].standin is None and "own seat again" in (back.note or "")
     await asyncio.sleep(0.3)  # a move the computer had under way may still land
-    for _ in range(40):  # from now on only ann plays ann's seat: her moves are accepted
+    for _ in range(400):  # from now on only ann plays ann's seat: her moves are accepted
         await ann.drain()
         await ben.drain()
         if ann.my_turn():
