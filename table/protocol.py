@@ -190,13 +190,30 @@ class Say(_Message, frozen=True, tag="say"):
     text: Annotated[str, msgspec.Meta(max_length=MAX_CHAT)]
 
 
+class Ladder(_Message, frozen=True, tag="ladder"):
+    """The server's ladder (answered by :class:`Standings`)."""
+
+    ref: Ref
+
+
 class Export(_Message, frozen=True, tag="export"):
     ref: Ref
     table: TableId
 
 
 ClientMessage = (
-    Hello | ListTables | CreateTable | Join | Watch | Play | Undo | Leave | HandOver | Say | Export
+    Hello
+    | ListTables
+    | CreateTable
+    | Join
+    | Watch
+    | Play
+    | Undo
+    | Leave
+    | HandOver
+    | Say
+    | Ladder
+    | Export
 )
 
 
@@ -276,13 +293,31 @@ class Seats(_Message, frozen=True, tag="seats"):
     ref: int = 0
 
 
+class Standing(msgspec.Struct, frozen=True):
+    """A player's line of the ladder: rating ``mu`` ± ``sigma`` (ranked by
+    ``mu - 3 sigma``), games finished and won."""
+
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+class Standings(_Message, frozen=True, tag="standings"):
+    """The ladder, best first."""
+
+    ref: int
+    rows: tuple[Standing, ...]
+
+
 class Exported(_Message, frozen=True, tag="exported"):
     ref: int
     save: bytes
     """An ordinary save file's bytes (``saves`` JSON)."""
 
 
-ServerMessage = Welcome | Error | Lobby | Snapshot | Played | Seats | Said | Exported
+ServerMessage = Welcome | Error | Lobby | Snapshot | Played | Seats | Said | Standings | Exported
 
 
 # ---------------------------------------------------------------- frames

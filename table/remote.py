@@ -144,6 +144,10 @@ class TableDirectory:
         (table,) = _answer(reply, wire.Lobby).tables
         return table
 
+    async def ladder(self) -> tuple[wire.Standing, ...]:
+        """The server's ladder, best first."""
+        return _answer(await self._ask(wire.Ladder(self.link.new_ref())), wire.Standings).rows
+
     async def sit(self, table: int) -> RemoteSeat:
         """Sit at ``table`` (your seat, or a free one) on a connection of its own."""
         return await RemoteSeat.open(

@@ -33,12 +33,14 @@ from pathlib import Path
 from msgspec.structs import replace
 
 import core
+from table import ladder
 from table import protocol as wire
 from table.public import public_start
 from table.store import (
     Append,
     Change,
     Chat,
+    Finished,
     SeatRow,
     SitDown,
     StandIn,
@@ -201,6 +203,7 @@ class Server:
         self._committing: asyncio.Task[None] | None = None
         self._thinking: set[int] = set()
         self._said: dict[tuple[str, int], list[float]] = {}
+        self.ratings = store.ratings()
         for row in store.tables():
             table = Table(row)
             if table.started:
@@ -331,6 +334,12 @@ class Server:
                 await self.play(client, message)
             elif isinstance(message, wire.Undo):
                 await self.undo(client, message)
+            elif isinstance(message, wire.Ladder):
+                rows = tuple(
+                    wire.Standing(r.name, r.mu, r.sigma, r.games, r.wins)
+                    for r in ladder.ranked(self.ratings)
+                )
+                client.send(wire.Standings(ref, rows))
             elif isinstance(message, wire.Say):
                 await self.say(client, message)
             elif isinstance(message, wire.HandOver):
@@ -514,7 +523,24 @@ class Server:
         self.tell(table, played, skip=client)
         if core.is_over(after):
             log(f"table {table.id} is over")
+            await self.finish(table)
         self.computers_play(table)
+
+    async def finish(self, table: Table) -> None:
+        """Put a finished game's result into the ladder (once; again after a crash that
+        came between its last action and this)."""
+        state = table.state
+        if table.row.finished is not None or state is None or not core.is_over(state):
+            return
+        names = [
+            ladder.computer_name(s.level or "normal") if s.kind == "computer" else s.name or "?"
+            for s in table.row.seats
+        ]
+        ratings = ladder.rate([ladder.result(names, state)], self.ratings)
+        now = time.time()
+        players = tuple(ratings[name] for name in dict.fromkeys(names))
+        await self.commit(Finished(table.id, now, players))
+        self.ratings, table.row.finished = ratings, now
 
     async def undo(self, client: Client, message: wire.Undo) -> None:
         table = self.table(message.table)
@@ -699,7 +725,8 @@ async def serve(args: argparse.Namespace) -> int:
         listening = await asyncio.start_unix_server(server.connected, str(starting), limit=2**17)
         os.replace(starting, path)
         log(f"serving {len(server.tables)} tables on {path} (store {store.path})")
-        for table in server.tables.values():
+        for table in sorted(server.tables.values(), key=lambda t: t.row.updated):
+            await server.finish(table)  # a game over but not rated (a crash came between)
             server.computers_play(table)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -23,6 +23,7 @@ from typing import Final
 import msgspec
 
 import core
+from table.ladder import Rating
 
 MIGRATIONS: Final[tuple[str, ...]] = (
     # 1: tables, seats, actions
@@ -66,6 +67,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     );
     CREATE INDEX chat_by_table ON chat (table_id, at);
     """,
+    # 4: when each game finished, and the ladder
+    """
+    ALTER TABLE tables ADD COLUMN finished REAL;
+    CREATE TABLE ratings (
+        name TEXT PRIMARY KEY,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL
+    );
+    """,
 )
 """Each entry brings the schema from version ``index`` to ``index + 1``."""
 
@@ -100,6 +112,8 @@ class TableRow:
     created: float
     updated: float
     seats: list[SeatRow]
+    finished: float | None = None
+    """When the game's result went into the ladder (None: not over, or not rated yet)."""
     actions: list[core.Action] = field(default_factory=list)
     chat: list[Chat] = field(default_factory=list)
 
@@ -150,7 +164,16 @@ class Chat:
     spectator: bool
 
 
-Change = Append | Truncate | SitDown | StandIn | Chat
+@dataclass(frozen=True)
+class Finished:
+    """A game's result went into the ladder at ``at``: the new ratings of its players."""
+
+    table: int
+    at: float
+    ratings: tuple[Rating, ...]
+
+
+Change = Append | Truncate | SitDown | StandIn | Chat | Finished
 
 
 class TableStore:
@@ -195,9 +218,9 @@ class TableStore:
     def tables(self) -> list[TableRow]:
         """Every table with its seats and actions (the server holds them in memory)."""
         rows = {
-            table_id: TableRow(table_id, title, seed, created, updated, [])
-            for table_id, title, seed, created, updated in self.db.execute(
-                "SELECT id, title, seed, created, updated FROM tables ORDER BY id"
+            table_id: TableRow(table_id, title, seed, created, updated, [], finished)
+            for table_id, title, seed, created, updated, finished in self.db.execute(
+                "SELECT id, title, seed, created, updated, finished FROM tables ORDER BY id"
             )
         }
         for table_id, kind, name, level, colour, standin in self.db.execute(
@@ -213,6 +236,15 @@ class TableStore:
         ):
             rows[table_id].chat.append(Chat(table_id, at, name, text, bool(spectator)))
         return list(rows.values())
+
+    def ratings(self) -> dict[str, Rating]:
+        """The ladder as stored."""
+        return {
+            name: Rating(name, mu, sigma, games, wins)
+            for name, mu, sigma, games, wins in self.db.execute(
+                "SELECT name, mu, sigma, games, wins FROM ratings"
+            )
+        }
 
     # ---------------------------------------------------------------- writing
 
@@ -265,6 +297,16 @@ class TableStore:
                         (change.table, change.at, change.name, change.spectator, change.text),
                     )
                     continue  # a chat line does not make the game more recent
+                elif isinstance(change, Finished):
+                    self.db.execute(
+                        "UPDATE tables SET finished = ? WHERE id = ?", (change.at, change.table)
+                    )
+                    self.db.executemany(
+                        "INSERT OR REPLACE INTO ratings (name, mu, sigma, games, wins) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        [(r.name, r.mu, r.sigma, r.games, r.wins) for r in change.ratings],
+                    )
+                    continue
                 elif isinstance(change, StandIn):
                     self.db.execute(
                         "UPDATE seats SET standin = ? WHERE table_id = ? AND seat = ?",

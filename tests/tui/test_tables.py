@@ -257,3 +257,38 @@ async def test_c_says_a_line_that_shows_in_everyone_s_log_as_plain_text(
 
         await settle(pilot, lambda: said(ann))
         await settle(ben_pilot, lambda: said(ben))
+
+
+async def test_a_finished_table_replays_with_its_chat_and_the_ladder_lists_its_players(
+    store, server
+) -> None:
+    from textual.widgets import DataTable, OptionList
+
+    from table import protocol as wire
+    from tests.table_server.bots import Bot, create, play_to_the_end
+    from tui.screens.ladder import LadderScreen
+    from tui.screens.replay import ReplayScreen
+
+    seats = [wire.SeatSpec("player", "ann"), wire.SeatSpec("player", "ben")]
+    table = await create(server.socket, "ann", seats)
+    bots = [await Bot.join(server.socket, n, table, i) for i, n in enumerate(["ann", "ben"])]
+    await bots[1].ask(wire.Say(bots[1].connection.new_ref(), table, "gg [/]"))
+    await play_to_the_end(bots)
+    app = app_for(store, server=server.address("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        lobby = lobby_of(app)
+        await settle(pilot, lambda: bool(lobby.tables) and lobby.tables[0].status == "over")
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        log = app.screen.query_one(OptionList)
+        lines = [str(log.get_option_at_index(i).prompt) for i in range(log.option_count)]
+        assert lines[-1] == "» ben: gg [/]" and len(lines) == len(bots[0].actions) + 1
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("L")
+        await settle(pilot, lambda: isinstance(app.screen, LadderScreen))
+        grid = app.screen.query_one(DataTable)
+        await settle(pilot, lambda: grid.row_count == 2)
+        names = {str(grid.get_row_at(i)[1]) for i in range(2)}
+        assert names == {"ann", "ben"}

@@ -125,6 +125,7 @@ class LobbyScreen(Screen[None]):
         Binding("c", "create", "New table"),
         Binding("r", "refresh", "Refresh", show=False),
         Binding("n", "notices", "Notices"),
+        Binding("L", "ladder", "Ladder", key_display="L"),
         Binding("escape", "close", "Back"),
         Binding("q", "quit", "Quit"),
     ]
@@ -216,7 +217,7 @@ class LobbyScreen(Screen[None]):
         elif free_seat(info) is not None:
             self._say(f"{info.title}: a seat is free. Enter: take it; w: watch.")
         elif info.status == "over":
-            self._say(f"{info.title}: finished. Enter or w: see the game.")
+            self._say(f"{info.title}: finished. Enter: replay it, with its chat.")
         else:
             self._say(f"{info.title}: no seat for you. Enter or w: watch.")
 
@@ -229,13 +230,11 @@ class LobbyScreen(Screen[None]):
         info = self.selected
         if info is None:
             return
-        player = self.directory.player
-        if info.status != "over" and (
-            my_seat(info, player) is not None or free_seat(info) is not None
-        ):
-            self._open(info.id, watch=False)
-        else:
-            self._open(info.id, watch=True)
+        if info.status == "over":
+            self._replay(info.id)
+            return
+        seated = my_seat(info, self.directory.player) is not None or free_seat(info) is not None
+        self._open(info.id, watch=not seated)
 
     def action_watch(self) -> None:
         info = self.selected
@@ -259,6 +258,23 @@ class LobbyScreen(Screen[None]):
             return
         self.post_message(self.Opened(seat))
 
+    @work(exclusive=True, group="lobby-open")
+    async def _replay(self, table: int) -> None:
+        """A finished game, in the replay screen, with its chat."""
+        from table.remote import TableUnavailable
+        from table.seat import SeatError
+        from tui.screens.replay import ReplayScreen
+
+        try:
+            seat = await self.directory.watch(table)
+        except (TableUnavailable, SeatError) as exc:
+            self._say(str(exc))
+            return
+        states, actions = seat.history()
+        chat, title = list(seat.chat), seat.title
+        seat.close()
+        self.app.push_screen(ReplayScreen((states, actions), title=title, start=-1, chat=chat))
+
     def action_create(self) -> None:
         from tui.screens.create_table import CreateTableScreen
 
@@ -274,6 +290,11 @@ class LobbyScreen(Screen[None]):
                 )
 
         self.app.push_screen(CreateTableScreen(self.directory), created)
+
+    def action_ladder(self) -> None:
+        from tui.screens.ladder import LadderScreen
+
+        self.app.push_screen(LadderScreen(self.directory))
 
     def action_notices(self) -> None:
         from tui.screens.dialogs import NoticesScreen

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 
 import core
+from table.protocol import ChatLine
 from tui import look
 from tui.widgets.keys import KeysBar
 from tui.widgets.region import RegionPicture, RegionView
@@ -88,10 +89,13 @@ class ReplayScreen(Screen[None]):
         *,
         title: str | None = None,
         start: int = 0,
+        chat: Sequence[ChatLine] = (),
     ) -> None:
         """Replay a session, or ``(states, actions)`` with one more state than actions.
-        ``start`` is the number of actions played at first (negative: from the end)."""
+        ``start`` is the number of actions played at first (negative: from the end);
+        ``chat``, a shared table's, is listed after the moves."""
         super().__init__()
+        self.chat = chat
         if isinstance(source, tuple):
             states, actions = list(source[0]), list(source[1])
             self.game_title = title or "Replay"
@@ -125,12 +129,17 @@ class ReplayScreen(Screen[None]):
 
     def _log_lines(self) -> list[Text]:
         # Text, not str: an option's string is read as markup, and names are the players'.
-        return [
+        moves = [
             Text(f"{number}. {describe(state, action)}")
             for number, (state, action) in enumerate(
                 zip(self.states[:-1], self.actions, strict=True), start=1
             )
         ]
+        said = [
+            Text(f"» {line.name}{' (watching)' if line.spectator else ''}: {line.text}")
+            for line in self.chat
+        ]
+        return moves + said
 
     def on_mount(self) -> None:
         self.show()
