@@ -184,8 +184,17 @@ class LocalSeat:
     def can_hand_over(self) -> bool:
         return False
 
-    def hand_over(self, level: str | None) -> None:
+    def hand_over(self, level: str | None, seat: int | None = None) -> None:
         raise SeatError("Only at a shared table: here, every seat is set in the new-game form.")
+
+    def absent_seats(self) -> list[tuple[int, str]]:
+        return []
+
+    def can_pause(self) -> bool:
+        return False
+
+    def pause(self, minutes: int) -> None:
+        raise SeatError("Only a live shared table is paused: here, just stop playing.")
 
     @property
     def chat(self) -> Sequence[ChatLine]:

@@ -115,6 +115,10 @@ class TableInfo(msgspec.Struct, frozen=True):
     created: float
     updated: float
     actions: int
+    pace: Pace = "days"
+    wait: float = 300
+    paused_until: float | None = None
+    paused_by: str | None = None
 
 
 # ---------------------------------------------------------------- client → server
@@ -130,10 +134,18 @@ class ListTables(_Message, frozen=True, tag="list"):
     ref: Ref
 
 
+Pace = Literal["days", "live"]
+"""``days``: no clock, the table waits for everyone; ``live``: a player away longer than
+the table's wait may have their seat handed to a computer by a present player."""
+
+
 class CreateTable(_Message, frozen=True, tag="create"):
     ref: Ref
     seats: Annotated[tuple[SeatSpec, ...], msgspec.Meta(min_length=2, max_length=4)]
     title: Annotated[str, msgspec.Meta(max_length=60)] = ""
+    pace: Pace = "days"
+    wait: Annotated[float, msgspec.Meta(ge=1, le=86400)] = 300
+    """Seconds away before a live table's present players may hand the seat over."""
 
 
 class Join(_Message, frozen=True, tag="join"):
@@ -174,12 +186,23 @@ class Leave(_Message, frozen=True, tag="leave"):
 
 
 class HandOver(_Message, frozen=True, tag="hand-over"):
-    """Hand your seat at ``table`` to a computer player of ``level`` (None: take it back).
+    """Hand your seat at ``table`` to a computer player of ``level`` (None: take it back);
+    at a live table, ``seat`` names a player's seat away longer than the table's wait.
     Answered by :class:`Seats`."""
 
     ref: Ref
     table: TableId
     level: Level | None
+    seat: SeatIndex | None = None
+
+
+class Pause(_Message, frozen=True, tag="pause"):
+    """Pause a live table for everyone ("back in 10 minutes"): once per player per season.
+    Answered by :class:`Seats`."""
+
+    ref: Ref
+    table: TableId
+    minutes: Annotated[int, msgspec.Meta(ge=1, le=30)] = 10
 
 
 class Say(_Message, frozen=True, tag="say"):
@@ -211,6 +234,7 @@ ClientMessage = (
     | Undo
     | Leave
     | HandOver
+    | Pause
     | Say
     | Ladder
     | Export

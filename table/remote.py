@@ -137,10 +137,17 @@ class TableDirectory:
         reply = await self._ask(wire.ListTables(self.link.new_ref()))
         return _answer(reply, wire.Lobby).tables
 
-    async def create(self, seats: Sequence[wire.SeatSpec], title: str = "") -> wire.TableInfo:
+    async def create(
+        self,
+        seats: Sequence[wire.SeatSpec],
+        title: str = "",
+        pace: wire.Pace = "days",
+        wait: float = 300,
+    ) -> wire.TableInfo:
         """Create a table; returns how it stands (playing at once, or waiting for players
         to take its open seats)."""
-        reply = await self._ask(wire.CreateTable(self.link.new_ref(), tuple(seats), title))
+        request = wire.CreateTable(self.link.new_ref(), tuple(seats), title, pace, wait)
+        reply = await self._ask(request)
         (table,) = _answer(reply, wire.Lobby).tables
         return table
 
@@ -300,7 +307,7 @@ class RemoteSeat:
             return "You are watching this table; only its players act."
         return "It is not your decision: wait for your turn."
 
-    def _send(self, request: wire.Play | wire.Undo | wire.HandOver) -> None:
+    def _send(self, request: wire.Play | wire.Undo | wire.HandOver | wire.Pause) -> None:
         """Send ``request``; its answer (Played, Snapshot or Error) is told when it comes."""
         link = self.link
         assert link is not None  # decides_here/can_undo checked it
@@ -308,7 +315,9 @@ class RemoteSeat:
         self._pending = asyncio.get_running_loop().create_task(self._await(link, request))
         self._tell_status()
 
-    async def _await(self, link: Link, request: wire.Play | wire.Undo | wire.HandOver) -> None:
+    async def _await(
+        self, link: Link, request: wire.Play | wire.Undo | wire.HandOver | wire.Pause
+    ) -> None:
         try:
             reply = await link.ask(request)
         except (OSError, ConnectionError):
@@ -394,14 +403,39 @@ class RemoteSeat:
     def can_hand_over(self) -> bool:
         return not self.watching and self.link is not None and bool(self.seats_here)
 
-    def hand_over(self, level: str | None) -> None:
-        """Let a computer of ``level`` play this terminal's seat (None: take it back); the
-        table is told, and the log says so."""
+    def hand_over(self, level: str | None, seat: int | None = None) -> None:
+        """Let a computer of ``level`` play this terminal's seat (None: take it back), or
+        at a live table the seat of a player away longer than the wait; the table is told,
+        and the log says so."""
         if not self.can_hand_over():
-            raise SeatError("Only a player of the table can hand over their seat.")
+            raise SeatError("Only a player of the table can hand over a seat.")
         if self._pending is not None:
             raise SeatError("Your last request is still on its way to the server.")
-        self._send(wire.HandOver(0, self.info.id, level))  # type: ignore[arg-type]
+        self._send(wire.HandOver(0, self.info.id, level, seat))  # type: ignore[arg-type]
+
+    def absent_seats(self) -> list[tuple[int, str]]:
+        """At a live table, the seats (and names) of players away longer than its wait,
+        which a present player may hand to a computer."""
+        if self.info.pace != "live" or self.watching:
+            return []
+        now = time.time()
+        return [
+            (i, s.name)
+            for i, s in enumerate(self.info.seats)
+            if s.name and not s.present and not s.computer and not s.standin
+            and s.away_since is not None and now - s.away_since >= self.info.wait
+            and i not in self.seats_here
+        ]  # fmt: skip
+
+    def can_pause(self) -> bool:
+        return self.info.pace == "live" and bool(self.seats_here) and self.link is not None
+
+    def pause(self, minutes: int) -> None:
+        """Pause the live table for everyone (once per player per season; the server
+        says when not)."""
+        if not self.can_pause():
+            raise SeatError("Only a player of a live table can pause it.")
+        self._send(wire.Pause(0, self.info.id, minutes))
 
     def take_over(self) -> None:
         raise SeatError("A shared table cannot be taken over.")

@@ -187,10 +187,24 @@ class GameSeat(Protocol):
         shared table; a local game changes its seats in the new-game form)."""
         ...
 
-    def hand_over(self, level: str | None) -> None:
+    def hand_over(self, level: str | None, seat: int | None = None) -> None:
         """A computer of ``level`` plays this terminal's seat from now on (None: the player
-        takes it back). Raises :class:`SeatError` saying why not; the listeners hear a
-        ``status`` update whose note says it."""
+        takes it back), or ``seat``, an absent player's (see :meth:`absent_seats`). Raises
+        :class:`SeatError` saying why not; the listeners hear a ``status`` update whose
+        note says it."""
+        ...
+
+    def absent_seats(self) -> list[tuple[int, str]]:
+        """Seats (with names) this terminal may hand to a computer for an absent player:
+        at a live table, those away longer than its wait."""
+        ...
+
+    def can_pause(self) -> bool:
+        """Whether this terminal may pause the table for everyone (a live shared table)."""
+        ...
+
+    def pause(self, minutes: int) -> None:
+        """Pause the table for everyone for ``minutes`` (raises :class:`SeatError`)."""
         ...
 
     @property

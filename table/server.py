@@ -41,6 +41,7 @@ from table.store import (
     Change,
     Chat,
     Finished,
+    Paused,
     SeatRow,
     SitDown,
     StandIn,
@@ -173,7 +174,16 @@ class Table:
             self.row.created,
             self.row.updated,
             len(self.row.actions),
+            self.row.pace,  # type: ignore[arg-type]
+            self.row.wait,
+            self.paused_until(),
+            self.row.paused_by if self.paused_until() else None,
         )
+
+    def paused_until(self) -> float | None:
+        """When a pause under way ends (None: not paused)."""
+        until = self.row.paused_until
+        return until if until is not None and until > time.time() else None
 
     def snapshot(self, ref: int, client: Client, note: str | None = None) -> wire.Snapshot:
         """The public history, for a table that has started."""
@@ -342,6 +352,8 @@ class Server:
                 client.send(wire.Standings(ref, rows))
             elif isinstance(message, wire.Say):
                 await self.say(client, message)
+            elif isinstance(message, wire.Pause):
+                await self.pause(client, message)
             elif isinstance(message, wire.HandOver):
                 await self.hand_over(client, message)
             elif isinstance(message, wire.Leave):
@@ -371,7 +383,13 @@ class Server:
         if client.player not in {s.name for s in rows if s.kind == "player"}:
             raise Refusal("keep a seat for yourself at a table you create")
         row = await asyncio.get_running_loop().run_in_executor(
-            self.writer_thread, self.store.create, title, secrets.randbelow(2**53), rows
+            self.writer_thread,
+            self.store.create,
+            title,
+            secrets.randbelow(2**53),
+            rows,
+            message.pace,
+            message.wait,
         )
         table = Table(row)
         self.tables[row.id] = table
@@ -440,12 +458,48 @@ class Server:
         client.send(wire.Said(table.id, chat_line(line), message.ref))
         self.tell(table, wire.Said(table.id, chat_line(line)), skip=client)
 
+    async def pause(self, client: Client, message: wire.Pause) -> None:
+        """A live table paused for everyone, once per player per season."""
+        table = self.table(message.table)
+        state = table.state
+        if not table.clients.get(client):
+            raise Refusal("only a player of the table can pause it")
+        if table.row.pace != "live" or state is None or core.is_over(state):
+            raise Refusal("only a live game in progress can be paused")
+        if (client.player, state.season) in table.row.pauses:
+            raise Refusal("you have paused this table once this season already")
+        until = time.time() + 60 * message.minutes
+        await self.commit(Paused(table.id, client.player, state.season, until))
+        table.row.pauses.add((client.player, state.season))
+        table.row.paused_until, table.row.paused_by = until, client.player
+        at = time.strftime("%H:%M", time.localtime(until))
+        note = f"{client.player} paused the table until {at}."
+        log(f"table {table.id}: {note}")
+        client.send(wire.Seats(table.info(), note, message.ref))
+        self.tell(table, wire.Seats(table.info(), note), skip=client)
+        asyncio.get_running_loop().call_later(
+            60 * message.minutes + 0.05, self.computers_play, table
+        )
+
     async def hand_over(self, client: Client, message: wire.HandOver) -> None:
         """Hand the client's seats to a computer of ``message.level``, or take them back."""
         table = self.table(message.table)
         seats = table.clients.get(client, ())
         if not seats:
             raise Refusal("only a player of the table can hand over their seat")
+        if message.seat is not None and message.seat not in seats:
+            absent = absent_seat(table, message.seat, message.level)
+            await self.set_standin(table, [absent], message.level, client.player)
+            name = table.row.seats[absent].name
+            note = (
+                f"{client.player} handed {name}'s seat to a computer ({message.level}) while "
+                f"{name} is away; it is theirs again when they come back."
+            )
+            log(f"table {table.id}: {note}")
+            client.send(wire.Seats(table.info(), note, message.ref))
+            self.tell(table, wire.Seats(table.info(), note), skip=client)
+            self.computers_play(table)
+            return
         await self.set_standin(table, seats, message.level, client.player)
         note = (
             f"{client.player}'s seat is played by a computer ({message.level}) until they "
@@ -493,6 +547,7 @@ class Server:
                           "sit at the table first")  # fmt: skip
         if table.played_by_computer(seat):
             raise Refusal("a computer plays your seat now: take it back first")
+        refuse_if_paused(table)
         await self.apply(table, message.seq, message.action, client, message.ref)
 
     async def apply(
@@ -569,7 +624,7 @@ class Server:
     def computers_play(self, table: Table) -> None:
         """Start the computer's decision if one is to decide (once per table at a time)."""
         state = table.state
-        if state is None or table.id in self._thinking:
+        if state is None or table.id in self._thinking or table.paused_until():
             return
         seat = state.current_player
         if seat is None or not table.played_by_computer(seat):
@@ -603,6 +658,33 @@ def chat_line(line: Chat) -> wire.ChatLine:
 
 class Refusal(Exception):
     """A request refused; ``str`` is the reason a player reads."""
+
+
+def refuse_if_paused(table: Table) -> None:
+    until = table.paused_until()
+    if until is not None:
+        at = time.strftime("%H:%M", time.localtime(until))
+        raise Refusal(f"the table is paused until {at} ({table.row.paused_by})")
+
+
+def absent_seat(table: Table, seat: int, level: str | None) -> int:
+    """``seat``, if a present player may hand it to a computer now (a live table, its
+    player away longer than the table's wait); raises :class:`Refusal` saying why not."""
+    if level is None:
+        raise Refusal("only its player takes a seat back")
+    if table.row.pace != "live":
+        raise Refusal("this table waits for everyone: nobody's seat is handed over for them")
+    if not 0 <= seat < len(table.row.seats) or table.row.seats[seat].kind != "player":
+        raise Refusal("that is not a player's seat")
+    refuse_if_paused(table)
+    present = {s for seats in table.clients.values() for s in seats}
+    since = table.away_since.get(seat)
+    if seat in present or since is None:
+        raise Refusal("that player is here (or has not come yet): only an absent seat")
+    left = table.row.wait - (time.time() - since)
+    if left > 0:
+        raise Refusal(f"that player has been away less than the table's wait: {left:.0f} s more")
+    return seat
 
 
 def why_no_undo(table: Table, client: Client, seq: int) -> str | None:

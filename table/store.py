@@ -78,6 +78,19 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         wins INTEGER NOT NULL
     );
     """,
+    # 5: live tables (a wait before an absent player's seat may be handed over) and pauses
+    """
+    ALTER TABLE tables ADD COLUMN pace TEXT NOT NULL DEFAULT 'days';
+    ALTER TABLE tables ADD COLUMN wait REAL NOT NULL DEFAULT 300;
+    ALTER TABLE tables ADD COLUMN paused_until REAL;
+    ALTER TABLE tables ADD COLUMN paused_by TEXT;
+    CREATE TABLE pauses (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        name TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        PRIMARY KEY (table_id, name, season)
+    );
+    """,
 )
 """Each entry brings the schema from version ``index`` to ``index + 1``."""
 
@@ -114,6 +127,12 @@ class TableRow:
     seats: list[SeatRow]
     finished: float | None = None
     """When the game's result went into the ladder (None: not over, or not rated yet)."""
+    pace: str = "days"
+    wait: float = 300
+    paused_until: float | None = None
+    paused_by: str | None = None
+    pauses: set[tuple[str, int]] = field(default_factory=set)
+    """(player, season) of each pause taken."""
     actions: list[core.Action] = field(default_factory=list)
     chat: list[Chat] = field(default_factory=list)
 
@@ -173,7 +192,17 @@ class Finished:
     ratings: tuple[Rating, ...]
 
 
-Change = Append | Truncate | SitDown | StandIn | Chat | Finished
+@dataclass(frozen=True)
+class Paused:
+    """``name`` paused the table until ``until`` (their pause of ``season``)."""
+
+    table: int
+    name: str
+    season: int
+    until: float
+
+
+Change = Append | Truncate | SitDown | StandIn | Chat | Finished | Paused
 
 
 class TableStore:
@@ -217,12 +246,19 @@ class TableStore:
 
     def tables(self) -> list[TableRow]:
         """Every table with its seats and actions (the server holds them in memory)."""
-        rows = {
-            table_id: TableRow(table_id, title, seed, created, updated, [], finished)
-            for table_id, title, seed, created, updated, finished in self.db.execute(
-                "SELECT id, title, seed, created, updated, finished FROM tables ORDER BY id"
-            )
-        }
+        rows: dict[int, TableRow] = {}
+        for (
+            table_id, title, seed, created, updated, finished, pace, wait, paused_until, paused_by
+        ) in self.db.execute(
+            "SELECT id, title, seed, created, updated, finished, pace, wait, paused_until, "
+            "paused_by FROM tables ORDER BY id"
+        ):  # fmt: skip
+            rows[table_id] = TableRow(
+                table_id, title, seed, created, updated, [], finished=finished, pace=pace,
+                wait=wait, paused_until=paused_until, paused_by=paused_by,
+            )  # fmt: skip
+        for table_id, name, season in self.db.execute("SELECT table_id, name, season FROM pauses"):
+            rows[table_id].pauses.add((name, season))
         for table_id, kind, name, level, colour, standin in self.db.execute(
             "SELECT table_id, kind, name, level, colour, standin FROM seats ORDER BY table_id, seat"
         ):
@@ -248,14 +284,17 @@ class TableStore:
 
     # ---------------------------------------------------------------- writing
 
-    def create(self, title: str, seed: int, seats: Sequence[SeatRow]) -> TableRow:
+    def create(
+        self, title: str, seed: int, seats: Sequence[SeatRow], pace: str = "days", wait: float = 300
+    ) -> TableRow:
         """A new table, committed."""
         now = time.time()
         self.db.execute("BEGIN IMMEDIATE")
         try:
             cursor = self.db.execute(
-                "INSERT INTO tables (title, seed, created, updated) VALUES (?, ?, ?, ?)",
-                (title, seed, now, now),
+                "INSERT INTO tables (title, seed, created, updated, pace, wait) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (title, seed, now, now, pace, wait),
             )
             table_id = cursor.lastrowid
             assert table_id is not None
@@ -271,7 +310,7 @@ class TableStore:
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
-        return TableRow(table_id, title, seed, now, now, list(seats))
+        return TableRow(table_id, title, seed, now, now, list(seats), pace=pace, wait=wait)
 
     def commit(self, changes: Sequence[Change]) -> None:
         """Apply ``changes`` in one transaction: all of them are durable when this returns,
@@ -305,6 +344,16 @@ class TableStore:
                         "INSERT OR REPLACE INTO ratings (name, mu, sigma, games, wins) "
                         "VALUES (?, ?, ?, ?, ?)",
                         [(r.name, r.mu, r.sigma, r.games, r.wins) for r in change.ratings],
+                    )
+                    continue
+                elif isinstance(change, Paused):
+                    self.db.execute(
+                        "INSERT INTO pauses (table_id, name, season) VALUES (?, ?, ?)",
+                        (change.table, change.name, change.season),
+                    )
+                    self.db.execute(
+                        "UPDATE tables SET paused_until = ?, paused_by = ? WHERE id = ?",
+                        (change.until, change.name, change.table),
                     )
                     continue
                 elif isinstance(change, StandIn):

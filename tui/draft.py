@@ -196,6 +196,8 @@ def allows(action: str, parameter: object, mode: Mode, seat: GameSeat) -> bool:
             return seat.can_hand_over()
         case "chat":
             return seat.can_say()
+        case "pause":
+            return seat.can_pause()
         case "undo":
             # Also while others decide: at a shared table your last action stays yours to
             # take back until the next player acts (a computer's move under way is dropped).

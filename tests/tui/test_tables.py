@@ -32,7 +32,9 @@ def seat_of(app) -> RemoteSeat:
     return screen.seat
 
 
-async def create_table(app, pilot, kinds: list[str], names: dict[int, str] | None = None) -> None:
+async def create_table(
+    app, pilot, kinds: list[str], names: dict[int, str] | None = None, pace: str | None = None
+) -> None:
     """Fill the new-table form: one seat kind per seat (``you``, ``open``, ``player``,
     ``computer normal``…), names for ``player`` seats, then Enter."""
     await pilot.press("c")
@@ -43,6 +45,8 @@ async def create_table(app, pilot, kinds: list[str], names: dict[int, str] | Non
         form.query_one(f"#kind-{seat}").value = kind
         if names and seat in names:
             form.query_one(f"#name-{seat}").value = names[seat]
+    if pace is not None:
+        form.query_one("#pace").value = pace
     form._show_seats()
     await pilot.press("enter")
 
@@ -292,3 +296,23 @@ async def test_a_finished_table_replays_with_its_chat_and_the_ladder_lists_its_p
         await settle(pilot, lambda: grid.row_count == 2)
         names = {str(grid.get_row_at(i)[1]) for i in range(2)}
         assert names == {"ann", "ben"}
+
+
+async def test_a_live_table_can_be_paused_once_a_season_with_p(store, server) -> None:
+    from tui.screens.dialogs import ConfirmScreen
+    from tui.widgets.log import LogView
+
+    app = app_for(store, server=server.address("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        live = "live: 2 min away, then a computer"
+        await create_table(app, pilot, ["you", "player"], names={1: "ben"}, pace=live)
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        seat = seat_of(app)
+        assert seat.info.pace == "live" and seat.info.wait == 120
+        await pilot.press("P")
+        await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await settle(pilot, lambda: seat.info.paused_by == "ann")
+        lines = [line.plain for line in app.screen.query_one(LogView).lines]
+        assert any("ann paused the table until" in line for line in lines)

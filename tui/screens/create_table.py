@@ -36,6 +36,14 @@ KIND_NOTES = {
     "computer hard": "",
 }
 MAX_SEATS = 4
+PACES = {
+    "over days: the table waits": ("days", 300.0),
+    "live: 5 min away, then a computer": ("live", 300.0),
+    "live: 2 min away, then a computer": ("live", 120.0),
+    "live: 15 min away, then a computer": ("live", 900.0),
+}
+"""The table's pace: a live table's present players may hand a seat to a computer once
+its player has been away the time named."""
 
 
 class CreateTableScreen(ModalScreen[TableInfo | None]):
@@ -76,6 +84,9 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
                     yield TextField("", placeholder="name", max_length=12, compact=True,
                                     id=f"name-{seat}")  # fmt: skip
                     yield Static(KIND_NOTES[SEAT_KINDS[kind]], classes="note", id=f"note-{seat}")
+            with Horizontal(classes="field"):
+                yield Static("Pace", classes="label")
+                yield Cycler(list(PACES), 0, id="pace")
             yield Static("", id="create-error")
             yield Static(
                 "↑↓ fields · ←→ change · Enter creates the table · Esc cancel", classes="note"
@@ -145,8 +156,9 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
         from table.remote import TableUnavailable
         from table.seat import SeatError
 
+        pace, wait = PACES[self.query_one("#pace", Cycler).value]
         try:
-            table = await self.directory.create(specs)
+            table = await self.directory.create(specs, "", pace, wait)  # type: ignore[arg-type]
         except (TableUnavailable, SeatError) as exc:
             self.query_one("#create-error", Static).update(Text(f"✗ {exc}", "reverse"))
             return

@@ -167,37 +167,50 @@ class ElsewhereScreen(ModalScreen[str | None]):
 
 class HandOverScreen(ModalScreen[str | None]):
     """At a shared table: hand your seat to a computer player (e easy, n normal, h hard),
-    or take it back (t) when one plays it. Dismisses with the level, ``"back"``, or None."""
+    or take it back (t) when one plays it; at a live table, ``a`` hands the seat of a
+    player away longer than the wait to a normal computer player. Dismisses with the
+    level, ``"back"``, ``"absent"``, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "choose('easy')", "Easy"),
         Binding("n", "choose('normal')", "Normal"),
         Binding("h", "choose('hard')", "Hard"),
         Binding("t", "choose('back')", "Take it back"),
+        Binding("a", "choose('absent')", "Absent player's seat"),
         Binding("escape", "choose('')", "Cancel"),
     ]
 
-    def __init__(self, handed_to: str | None) -> None:
+    def __init__(self, handed_to: str | None, absent: str | None = None) -> None:
+        """``absent``: the name of an absent player whose seat may be handed over."""
         super().__init__()
         self.handed_to = handed_to
+        self.absent = absent
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             if self.handed_to:
                 yield Static(f"A computer ({self.handed_to}) plays your seat now.")
-                yield Static("[b]t[/b] take it back    [b]Esc[/b] leave it", classes="keys")
+                keys = "[b]t[/b] take it back    [b]Esc[/b] leave it"
             else:
                 yield Static("Let a computer play your seat until you take it back (H again):")
+                keys = "[b]e[/b] easy   [b]n[/b] normal   [b]h[/b] hard    [b]Esc[/b] cancel"
+            if self.absent:
                 yield Static(
-                    "[b]e[/b] easy   [b]n[/b] normal   [b]h[/b] hard    [b]Esc[/b] cancel",
-                    classes="keys",
+                    f"{self.absent} has been away longer than the table's wait: a hands "
+                    "their seat to a normal computer player until they come back.",
+                    markup=False,
                 )
+                keys += "    [b]a[/b] their seat"
+            yield Static(keys, classes="keys")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "choose" and parameters and parameters[0] == "back":
+        choice = parameters[0] if action == "choose" and parameters else None
+        if choice == "back":
             return self.handed_to is not None
-        if action == "choose" and parameters and parameters[0] in ("easy", "normal", "hard"):
+        if choice in ("easy", "normal", "hard"):
             return self.handed_to is None
+        if choice == "absent":
+            return self.absent is not None
         return True
 
     def action_choose(self, choice: str) -> None:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from table.seat import GameSeat
 
 
-MENU_KEYS = frozenset({"save_as", "hint", "hand_over", "chat"})
+MENU_KEYS = frozenset({"save_as", "hint", "hand_over", "chat", "pause"})
 """The menus' keys that a narrow keys bar may leave out (the help names them)."""
 
 
@@ -30,6 +30,7 @@ class GameMenus(Screen[None]):
         # Shown only at a shared table (``check_action`` asks the seat).
         Binding("H", "hand_over", "Hand to computer", key_display="H"),
         Binding("c", "chat", "Chat"),
+        Binding("P", "pause", "Pause", key_display="P"),
     ]
 
     seat: GameSeat
@@ -62,15 +63,34 @@ class GameMenus(Screen[None]):
         from table.seat import SeatError
         from tui.screens.dialogs import HandOverScreen
 
+        absent = self.seat.absent_seats()
+
         def chosen(choice: str | None) -> None:
-            if choice is None:
-                return
             try:
-                self.seat.hand_over(None if choice == "back" else choice)
+                if choice == "absent":
+                    self.seat.hand_over("normal", absent[0][0])
+                elif choice is not None:
+                    self.seat.hand_over(None if choice == "back" else choice)
             except SeatError as exc:
                 self.notify(str(exc), severity="warning", markup=False)
 
-        self.app.push_screen(HandOverScreen(self.seat.handed_to), chosen)
+        name = absent[0][1] if absent else None
+        self.app.push_screen(HandOverScreen(self.seat.handed_to, name), chosen)
+
+    def action_pause(self) -> None:
+        """A live shared table, paused for everyone for 10 minutes (once a season)."""
+        from table.seat import SeatError
+        from tui.screens.dialogs import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                try:
+                    self.seat.pause(10)
+                except SeatError as exc:
+                    self.notify(str(exc), severity="warning", markup=False)
+
+        question = "Pause the table for everyone for 10 minutes? (once per season)"
+        self.app.push_screen(ConfirmScreen(question), answered)
 
     def action_load(self) -> None:
         self.post_message(LoadRequested())
