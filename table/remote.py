@@ -260,6 +260,10 @@ class RemoteSeat:
     def status(self) -> str | None:
         if self.link is None:
             return "reconnecting…"
+        until = self.info.paused_until
+        if until is not None and until > time.time():
+            at = time.strftime("%H:%M", time.localtime(until))
+            return f"PAUSED until {at} ({self.info.paused_by})"
         if self.watching:
             return "WATCHING"
         return "sending…" if self._pending is not None else None

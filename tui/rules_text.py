@@ -20,6 +20,10 @@ KEYS = """\
 [b]Always[/b]
   u undo   U or ctrl+r redo   ctrl+s rename the game   o load a game
   PgUp PgDn Home End  read the whole log   / hint   ? help   q quit
+[b]At a shared table[/b] (playing with others through a table server)
+  c chat   H hand your seat to a computer (or an absent player's, live)
+  P pause a live table for everyone (10 minutes, once a season)
+  ctrl+s export the game to a save here
 
 [b]The board[/b]
   B R G W  the players' cubes (blue, red, green, white)  N the neutral

@@ -314,5 +314,6 @@ async def test_a_live_table_can_be_paused_once_a_season_with_p(store, server) ->
         await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await settle(pilot, lambda: seat.info.paused_by == "ann")
+        assert (seat.status or "").startswith("PAUSED until")
         lines = [line.plain for line in app.screen.query_one(LogView).lines]
         assert any("ann paused the table until" in line for line in lines)

@@ -122,7 +122,7 @@ class LobbyScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "sit", "Play", priority=True),
         Binding("w", "watch", "Watch"),
-        Binding("c", "create", "New table"),
+        Binding("c", "create", "New"),
         Binding("r", "refresh", "Refresh", show=False),
         Binding("n", "notices", "Notices"),
         Binding("L", "ladder", "Ladder", key_display="L"),
