@@ -21,3 +21,12 @@ def random_positions(players: int, seed: int, every: int = 7) -> Iterator[core.G
             yield state
         state = apply_code(state, rng.choice(legal_codes(state)))
         step += 1
+
+
+def finished_game(players: int, seed: int) -> core.GameState:
+    """The last position of a game of seeded random legal moves."""
+    rng = random.Random(seed)
+    state = core.new_game(players, seed)
+    while not core.is_over(state):
+        state = core.apply_action(state, rng.choice(core.legal_actions(state)))
+    return state

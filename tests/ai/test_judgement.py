@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import core
 from core.actions import TAKE, field, kind_of, to_code
 from core.ai import make_bot
 from core.ai.evaluate import advantage, estimates
 from core.cards import CARDS
 from core.region import face_card
-from tests.ai.positions import random_positions
-
-
-def finished_game(players: int, seed: int) -> core.GameState:
-    rng = random.Random(seed)
-    state = core.new_game(players, seed)
-    while not core.is_over(state):
-        state = core.apply_action(state, rng.choice(core.legal_actions(state)))
-    return state
+from tests.ai.positions import finished_game, random_positions
 
 
 def test_estimates_of_a_finished_game_are_the_final_totals() -> None:

@@ -4,21 +4,13 @@ their level, and the stored ratings equal to a recomputation from the stored gam
 from __future__ import annotations
 
 import asyncio
-import random
 
 import core
 from table import ladder
 from table import protocol as wire
 from table.store import TableStore
+from tests.ai.positions import finished_game
 from tests.table_server.bots import Bot, create, play_to_the_end
-
-
-def finished_game(players: int, seed: int) -> core.GameState:
-    rng = random.Random(seed)
-    state = core.new_game(players, seed)
-    while not core.is_over(state):
-        state = core.apply_action(state, rng.choice(core.legal_actions(state)))
-    return state
 
 
 def test_places_follow_the_final_scores_and_ties_share_a_place() -> None:
