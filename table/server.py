@@ -363,6 +363,9 @@ class Server:
                 client.send(wire.Exported(ref, self.export(self.table(message.table))))
         except Refusal as exc:
             client.send(wire.Error(ref, str(exc), getattr(message, "table", None)))
+        except Exception as exc:  # a bug: this request fails, the connection and tables stay
+            log(f"{client.player}: {type(message).__name__} failed: {exc!r}")
+            client.send(wire.Error(ref, "the server failed on this request; it is logged"))
 
     def table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
