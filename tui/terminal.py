@@ -64,8 +64,11 @@ class TerminalDriver(LinuxDriver):
         """Turn ``data`` into key events; False at the end of input."""
         if not data:
             return False
-        for event in parser.feed(decode(data)):
-            self.process_message(event)
+        text = decode(data)
+        if text:  # a byte that may start a character decodes to nothing until the next one
+            # comes, and feeding the parser "" would tell it the input has ended.
+            for event in parser.feed(text):
+                self.process_message(event)
         return True
 
 

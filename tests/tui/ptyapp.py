@@ -87,11 +87,13 @@ class AppInPty:
         self._since = len(self.screen)
         os.write(self.master, data)
 
-    def wait_saved(self, actions: int, timeout: float = 10.0) -> None:
-        """Until the save holds ``actions`` actions."""
+    def wait_saved(self, actions: int, timeout: float = 30.0) -> None:
+        """Until the save holds ``actions`` actions (``timeout``: a bound against a hang on
+        a loaded machine, where each save is fsynced, not a timing)."""
         store, end = saves.SaveStore(self.folder), time.monotonic() + timeout
         while len(store.watch("game").actions) < actions:
-            assert time.monotonic() < end, "the move was never saved"
+            tail = self.screen[-400:].decode("utf-8", "replace")
+            assert time.monotonic() < end, f"the move was never saved; the screen ends: {tail!r}"
             self.drain(0.05)
 
     def finish(self, timeout: float) -> int:
