@@ -35,8 +35,7 @@ from tui.widgets.players import PlayersView
 from tui.widgets.region import RegionPicture, RegionView, still_recent
 
 DROPPABLE_KEYS = (frozenset({"press", "option"}), MENU_KEYS)
-"""Key-bar entries left out on a narrow terminal: first the keys the action bar lists,
-then the menus' (the help names them), so that Log, Undo, Help and Quit show."""
+"""Key-bar entries a narrow terminal leaves out: those the action bar lists, then menus'."""
 
 
 class GameScreen(GameMenus):
@@ -225,11 +224,12 @@ class GameScreen(GameMenus):
             self.refuse(str(exc))
 
     def on_seat_update(self, update: Update) -> None:
-        """The seat says what changed: log it, mark others' cubes, re-render, go on."""
+        """The seat says what changed: log it, mark others' cubes, re-render, go on. Not
+        before the screen is composed nor once it is gone: it then shows the seat as it is."""
+        if not self.query(LogView):
+            return
         if update.problem:
-            self.notify(
-                update.problem, title="Not saved", severity="error", timeout=8, markup=False
-            )
+            self.notify(update.problem, severity="error", timeout=8, markup=False)
         log, before = self.query_one(LogView), update.before
         if update.kind == "rewound":
             self.recent = frozenset()
