@@ -248,3 +248,14 @@ def test_sigterm_stops_the_server_cleanly(server) -> None:
     assert server.process.stderr is not None
     log = server.process.stderr.read().decode()
     assert "serving 0 tables" in log and log.rstrip().endswith("stopping")
+
+
+def test_a_store_that_is_not_one_is_refused_in_one_line(tmp_path, capsys) -> None:
+    from table.server import main
+
+    bad = tmp_path / "tables.db"
+    bad.write_bytes(b"not a database at all" * 100)
+    assert main(["--socket", str(tmp_path / "s.sock"), "--db", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot be the table store" in err
+    assert bad.read_bytes() == b"not a database at all" * 100
