@@ -259,3 +259,29 @@ def test_a_store_that_is_not_one_is_refused_in_one_line(tmp_path, capsys) -> Non
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot be the table store" in err
     assert bad.read_bytes() == b"not a database at all" * 100
+
+
+def test_a_store_from_a_newer_server_is_refused_and_an_old_one_migrated(tmp_path) -> None:
+    import sqlite3
+
+    from table.store import MIGRATIONS, StoreError
+
+    newer = tmp_path / "newer.db"
+    TableStore(newer).close()
+    with sqlite3.connect(newer) as db:
+        db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    with pytest.raises(StoreError, match="newer server"):
+        TableStore(newer)
+    older = tmp_path / "older.db"
+    with sqlite3.connect(older) as db:  # a version-1 store, as the first server wrote it
+        for statement in MIGRATIONS[0].split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute("PRAGMA user_version = 1")
+        db.execute("INSERT INTO tables (title, seed, created, updated) VALUES ('t', 5, 0, 0)")
+    store = TableStore(older)
+    try:
+        (row,) = store.tables()
+        assert row.title == "t" and row.pace == "days" and row.chat == [] and store.ratings() == {}
+    finally:
+        store.close()
