@@ -51,6 +51,16 @@ async def create_table(
     await pilot.press("enter")
 
 
+async def new_table(
+    app, pilot, kinds: list[str], names: dict[int, str] | None = None, pace: str | None = None
+) -> RemoteSeat:
+    """From the lobby, create a table (see :func:`create_table`) and sit at it: its seat."""
+    await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    await create_table(app, pilot, kinds, names, pace)
+    await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+    return seat_of(app)
+
+
 async def play_first_legal(app, pilot) -> core.Action:
     """Play the first legal action through the seat (as the keys would)."""
     seat = seat_of(app)
@@ -130,10 +140,7 @@ async def test_the_server_restarting_under_a_game_loses_nothing(store, server) -
     itself once the server is up again, at the same position, and play goes on."""
     app = app_for(store, server=server.address("ann"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        await create_table(app, pilot, ["you", "player"], names={1: "ben"})
-        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
-        seat = seat_of(app)
+        seat = await new_table(app, pilot, ["you", "player"], names={1: "ben"})
         before = seat.state
         server.kill()
         await settle(pilot, lambda: seat.status == "reconnecting…")
@@ -178,10 +185,7 @@ async def test_an_unfinished_shared_game_exports_to_a_save_that_resumes_here(sto
 
     app = app_for(store, server=server.address("ann"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        await create_table(app, pilot, ["you", "computer easy"])
-        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
-        seat = seat_of(app)
+        seat = await new_table(app, pilot, ["you", "computer easy"])
         while len(seat.actions) < 4:
             await settle(pilot, lambda: seat.decides_here(seat.state.current_player))
             count = len(seat.actions)
@@ -203,10 +207,7 @@ async def test_u_says_why_a_shared_action_cannot_be_taken_back(store, server) ->
     """At a shared table, u on an action that is no longer yours to undo says the rule."""
     app = app_for(store, server=server.address("ann"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        await create_table(app, pilot, ["you", "player"], names={1: "ben"})
-        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
-        seat = seat_of(app)
+        seat = await new_table(app, pilot, ["you", "player"], names={1: "ben"})
         assert not seat.can_undo()
         await pilot.press("u")
         await pilot.pause()
@@ -221,10 +222,7 @@ async def test_h_hands_the_seat_to_a_computer_and_takes_it_back(store, server) -
 
     app = app_for(store, server=server.address("ann"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        await create_table(app, pilot, ["you", "player"], names={1: "ben"})
-        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
-        seat = seat_of(app)
+        seat = await new_table(app, pilot, ["you", "player"], names={1: "ben"})
         await pilot.press("H")
         await settle(pilot, lambda: isinstance(app.screen, HandOverScreen))
         await pilot.press("n")
