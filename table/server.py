@@ -214,6 +214,7 @@ class Server:
         self._thinking: set[int] = set()
         self._said: dict[tuple[str, int], list[float]] = {}
         self.ratings = store.ratings()
+        self.commit_delay = 0.0
         for row in store.tables():
             table = Table(row)
             if table.started:
@@ -235,6 +236,8 @@ class Server:
         loop = asyncio.get_running_loop()
         while self._pending:
             batch, self._pending = self._pending, []
+            if self.commit_delay:
+                await asyncio.sleep(self.commit_delay)
             try:
                 await loop.run_in_executor(
                     self.writer_thread, self.store.commit, [change for change, _ in batch]
@@ -777,6 +780,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="a shared game account whose clients name their players (repeatable)",
     )  # fmt: skip
     parser.add_argument("--workers", type=int, default=1, help="computer-player processes")
+    # Tests only: each commit sleeps this long first, so that requests interleave.
+    parser.add_argument("--commit-delay", type=float, default=0.0, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -803,6 +808,7 @@ async def serve(args: argparse.Namespace) -> int:
         path.unlink()  # left by a server that was killed
     with ProcessPoolExecutor(max(1, args.workers)) as workers:
         server = Server(store, args.trust_account, workers)
+        server.commit_delay = args.commit_delay
         # Listen under a temporary name, then rename: the socket appears only once it
         # accepts, so a client that finds it is never refused by a server still starting.
         starting = path.with_name(f".{path.name}.{os.getpid()}")
