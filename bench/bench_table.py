@@ -181,7 +181,7 @@ def update_frame_size() -> int:
     state = core.new_game(4, 1)
     action = core.legal_actions(state)[0]
     after, events = core.apply_action_with_events(state, action)
-    from core.ai.view import public_view
+    from core.public import public_view
 
     frame = wire.frame(wire.Played(0, 1, 0, action, tuple(events), public_view(after)))
     # The heaviest moment is a late position; measure one from a played game too.

@@ -50,7 +50,9 @@ from core.cards import (
     use_cards,
 )
 from core.errors import IllegalActionError, MalformedActionError
+from core.levels import LEVELS, Level
 from core.museum import Room
+from core.public import public_start, public_view, replay, unseen_cards
 from core.refusals import Choice, next_spaces, open_choices, why_not_kind, why_not_next
 from core.rules import (
     Deal,
@@ -70,6 +72,7 @@ __all__ = [
     "CARDS",
     "DEFAULT_CARDS",
     "DEFAULT_TEXT",
+    "LEVELS",
     "NEUTRAL",
     "Action",
     "ActionKind",
@@ -88,6 +91,7 @@ __all__ = [
     "GameState",
     "IllegalActionError",
     "Lemon",
+    "Level",
     "MalformedActionError",
     "NeutralExcavate",
     "NeutralExtend",
@@ -120,7 +124,11 @@ __all__ = [
     "parse_action",
     "parse_cards",
     "placed_spaces",
+    "public_start",
+    "public_view",
     "redetermine",
+    "replay",
+    "unseen_cards",
     "use_cards",
     "why_not_kind",
     "why_not_next",

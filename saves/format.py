@@ -20,7 +20,7 @@ from typing import Annotated, Any, Final, Literal, TypeVar
 import msgspec
 
 import core
-from core.ai import LEVELS, Level
+from core.levels import LEVELS, Level
 from saves.errors import SaveError, load_error, lower_first, mismatch
 from saves.migrations import OLDEST_VERSION, migrate
 from saves.text import MAX_PLAYER_NAME, check_text, quoted, tame

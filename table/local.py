@@ -22,8 +22,7 @@ from collections.abc import Callable, Sequence
 import core
 import saves
 from core.ai import Bot, make_bot
-from table.protocol import ChatLine
-from table.seat import LegalActions, Listener, Player, SeatError, Update
+from table.seat import ChatLine, LegalActions, Listener, Player, SeatError, Update
 
 BOT_SEED_STRIDE = 8
 """A computer seat's bot is seeded ``game seed * 8 + seat``: each seat differs, and a

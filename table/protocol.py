@@ -19,7 +19,7 @@ The exchange:
    otherwise (undo), and :class:`Seats` when someone comes, goes or joins.
 
 **Hidden information never crosses**: every :class:`core.GameState` the server sends is a
-public view (``core.ai.view.public_view``: the undealt parcels in a canonical order, the
+public view (``core.public.public_view``: the undealt parcels in a canonical order, the
 seed 0). A :class:`Snapshot`'s ``start`` is built so that replaying its ``actions``
 reproduces the public history exactly: its deck is the parcels dealt so far, in the order
 they were dealt, then the undealt ones in canonical order.
@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Annotated, Final, Literal
 import msgspec
 
 import core
-from core.ai import Level
+from core.levels import Level
+from table.seat import ChatLine as ChatLine  # the seat interface's type, sent as it is
 
 if TYPE_CHECKING:
     import asyncio
@@ -262,16 +263,6 @@ class Error(_Message, frozen=True, tag="error"):
 class Lobby(_Message, frozen=True, tag="lobby"):
     ref: int
     tables: tuple[TableInfo, ...]
-
-
-class ChatLine(msgspec.Struct, frozen=True):
-    """One line of a table's chat, as stored with the game."""
-
-    at: float
-    name: str
-    text: str
-    spectator: bool = False
-    """Said by someone watching the table, not playing at it."""
 
 
 class Said(_Message, frozen=True, tag="said"):

@@ -24,12 +24,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+import msgspec
+
 import core
-from table.protocol import ChatLine
 
 UpdateKind = Literal["played", "rewound", "status"]
 """``played``: an action was applied; ``rewound``: undo or redo changed the history (the
 screen rebuilds what it shows from it); ``status``: only a status word changed."""
+
+
+class ChatLine(msgspec.Struct, frozen=True):
+    """One line of a table's chat, as stored with the game and sent to its players."""
+
+    at: float
+    name: str
+    text: str
+    spectator: bool = False
+    """Said by someone watching the table, not playing at it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ from msgspec.structs import replace
 import core
 from table import ladder
 from table import protocol as wire
-from table.public import public_start
+from core.public import public_start
 from table.store import (
     Append,
     Change,
@@ -714,7 +714,7 @@ def why_no_undo(table: Table, client: Client, seq: int) -> str | None:
 
 
 def public_view(state: core.GameState) -> core.GameState:
-    from core.ai.view import public_view as view
+    from core.public import public_view as view
 
     return view(state)
 

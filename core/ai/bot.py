@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, Protocol, get_args
+from typing import Protocol
 
 from core.actions import Action
+from core.levels import LEVELS, Level
 from core.state import GameState
 
-Level = Literal["easy", "normal", "hard"]
-"""A computer player's level: also the type of a computer seat's level in a save file."""
-LEVELS: tuple[Level, ...] = get_args(Level)
-"""Every level, weakest first (read from :data:`Level`, the one list)."""
+__all__ = ["LEVELS", "Bot", "Level", "Stop"]
 
 Stop = Callable[[], bool]
 """Polled during a long decision: true once the caller wants an answer now (e.g. the player

@@ -5,7 +5,7 @@
 - normal: tries every legal action and keeps the one after which the heuristic of
   :mod:`core.ai.evaluate` says it is furthest ahead of its opponents.
 
-Both decide on :func:`core.ai.view.public_view` of the state, so the hidden order of the
+Both decide on :func:`core.public.public_view` of the state, so the hidden order of the
 undealt parcels can never sway them.
 """
 
@@ -16,9 +16,9 @@ import random
 from core.actions import NEUTRAL_PARCEL, NEUTRAL_SKIP, PASS, TAKE, Action, field, from_code, kind_of
 from core.ai.bot import Level, Stop
 from core.ai.evaluate import advantage
-from core.ai.view import public_view
 from core.cards import CARDS
 from core.moves import legal_codes
+from core.public import public_view
 from core.region import face_card
 from core.rules import apply_code
 from core.state import GameState, Phase

@@ -30,7 +30,7 @@ from core.ai.bot import Level, Stop
 from core.ai.evaluate import advantage
 from core.ai.players import rank_codes
 from core.ai.playout import play_ahead
-from core.ai.view import public_view
+from core.public import public_view
 from core.rules import apply_code, redetermine
 from core.state import GameState
 

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 import core
 from core.actions import to_code
 from core.ai import LEVELS, hint, make_bot
-from core.ai.view import public_view, unseen_cards
+from core.public import public_view, unseen_cards
 from tests.ai.positions import random_positions
 
 # Small searches: the tests check behaviour, not strength.
@@ -214,7 +214,7 @@ def test_the_levels_are_one_list_shared_with_the_save_format() -> None:
     """``LEVELS`` is read from the ``Level`` type, and a save's seat uses that type."""
     from typing import get_args, get_type_hints
 
-    from core.ai import Level
+    from core.levels import Level
     from saves.format import SeatConfig
 
     assert get_args(Level) == LEVELS == ("easy", "normal", "hard")

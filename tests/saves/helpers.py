@@ -9,7 +9,7 @@ from pathlib import Path
 
 import core
 import saves
-from core.ai import Level
+from core.levels import Level
 
 COLOURS = list(core.Colour)
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 import core
-from core.ai.view import public_view
+from core.public import public_view
 from table import protocol as wire
 from table.remote import RemoteSeat
 from table.seat import SeatError, Update

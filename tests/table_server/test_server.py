@@ -14,10 +14,10 @@ import pytest
 from msgspec.structs import replace
 
 import core
-from core.ai.view import public_view
+from core.public import public_view
 from table import protocol as wire
 from table.connection import Refused, connect
-from table.public import public_start
+from core.public import public_start
 from table.remote import replay
 from table.store import TableStore
 from tests.table_server.bots import WAIT, Bot, catch_up, create, encoded, play_to_the_end
@@ -211,7 +211,7 @@ async def test_a_computer_seat_plays_on_the_server(server) -> None:
 
 
 def test_public_start_replays_to_the_public_view_of_every_position() -> None:
-    """table.public: replaying a table's actions from its public start gives every real
+    """core.public_start: replaying a table's actions from its public start gives every real
     position as the table saw it (all but the undealt order, which the start must not
     know), and exactly the public view of the position now; for prefixes of random 2-, 3-
     and 4-player games."""

@@ -180,7 +180,7 @@ async def test_a_stale_socket_says_so_and_plays_locally(store) -> None:
 async def test_an_unfinished_shared_game_exports_to_a_save_that_resumes_here(store, server) -> None:
     """Ctrl+S at a shared table keeps a copy here: the same moves, the same positions as
     seen at the table, and a deal in place of the seed, whose future is not the table's."""
-    from core.ai.view import public_view
+    from core.public import public_view
     from tests.table_server.test_server import real_game
 
     app = app_for(store, server=server.address("ann"))

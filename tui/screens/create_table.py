@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from core.ai import Level
+from core.levels import Level
 from saves import check_player_name
 from table.protocol import TableInfo
 from tui.widgets.cycler import Cycler

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 import core
-from core.ai import Level
+from core.levels import Level
 from saves import check_player_name
 from tui.messages import LoadRequested, TablesRequested
 from tui.widgets.cycler import Cycler

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 
 import core
-from table.protocol import ChatLine
+from table.seat import ChatLine
 from tui import look
 from tui.widgets.keys import KeysBar
 from tui.widgets.region import RegionPicture, RegionView

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 import core
-from table.protocol import ChatLine
+from table.seat import ChatLine
 from tui import look
 
 MARKER = Style(bold=True, reverse=True)
