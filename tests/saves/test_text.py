@@ -11,7 +11,17 @@ import saves
 from saves.errors import mismatch
 from saves.format import EARLIEST, LATEST, safe_time
 from saves.store import _modified
-from saves.text import QUOTE_LIMIT, printable, quoted, tame
+from saves.text import (
+    BLANK_LOOKALIKES,
+    MAX_MARKS_IN_A_ROW,
+    QUOTE_LIMIT,
+    check_shown_text,
+    hidden_character,
+    printable,
+    quoted,
+    shown,
+    tame,
+)
 
 
 @pytest.mark.parametrize(
@@ -27,6 +37,11 @@ from saves.text import QUOTE_LIMIT, printable, quoted, tame
         "🇫🇷",
         "[bold]Bob[/]",
         "می\u200cخواهم",
+        "Việt",
+        "བསྒྲུབས",
+        "תֹּ֖",
+        "1\ufe0f\u20e3 ❤\ufe0f 👍🏽",
+        "e\u0301\u0302\u0303\u0304",
     ],
 )
 def test_player_names_of_every_script_and_emoji_are_accepted(name: str) -> None:
@@ -48,6 +63,17 @@ def test_player_names_of_every_script_and_emoji_are_accepted(name: str) -> None:
         ("Ann\ue000", "U+E000 (a private-use character)"),
         ("Ann\u0378", "U+0378 (a code point not assigned in Unicode"),
         ("Ann\U000e0041", "U+E0041 TAG LATIN CAPITAL LETTER A"),
+        ("\u3164", "U+3164 HANGUL FILLER"),
+        ("Ann\u115f", "U+115F HANGUL CHOSEONG FILLER"),
+        ("\u1160Ann", "U+1160 HANGUL JUNGSEONG FILLER"),
+        ("A\uffa0nn", "U+FFA0 HALFWIDTH HANGUL FILLER"),
+        ("\u2800\u2800", "U+2800 BRAILLE PATTERN BLANK"),
+        ("Ann\u180e", "U+180E MONGOLIAN VOWEL SEPARATOR"),
+        ("Ann\U0001d159", "U+1D159 MUSICAL SYMBOL NULL NOTEHEAD"),
+        ("A\u034fnn", "U+034F COMBINING GRAPHEME JOINER"),
+        ("🙂\u200d\u3164", "U+200D ZERO WIDTH JOINER"),
+        ("Z" + "\u0300" * 5 + "algo", "too many combining marks in a row"),
+        ("e" + "\u0301\u20dd" * 3, "too many combining marks in a row"),
     ],
 )
 def test_player_names_with_hidden_characters_say_which(name: str, words: str) -> None:
@@ -55,6 +81,31 @@ def test_player_names_with_hidden_characters_say_which(name: str, words: str) ->
     with pytest.raises(ValueError, match="the name contains") as caught:
         saves.check_player_name(name)
     assert words in str(caught.value) and str(caught.value).endswith("which is not allowed")
+
+
+def test_every_blank_lookalike_is_refused_by_name() -> None:
+    """Each listed character is refused alone, and named in words a player can look up."""
+    for char in sorted(BLANK_LOOKALIKES):
+        words = hidden_character(f"Ann{char}")
+        assert words is not None and words.startswith(f"U+{ord(char):04X} "), (char, words)
+
+
+def test_the_shown_text_check_names_the_text_and_the_character() -> None:
+    """The check of names, titles and chat lines sent to be shown to others."""
+    check_shown_text("Sunday game 👩\u200d🚀 Zoë", "the title")
+    cases = [
+        ("x\x1b]0;PWNED\x07", "the title contains U+001B (a control character)"),
+        ("\u202eevil", "the message contains U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("\u3164", "the name contains U+3164 HANGUL FILLER"),
+        ("a" + "\u0489" * 9, "the message contains too many combining marks in a row"),
+    ]
+    for text, words in cases:
+        what = words.split(" contains")[0]
+        with pytest.raises(ValueError) as caught:
+            check_shown_text(text, what)
+        assert str(caught.value) == f"{words}, which is not allowed"
+    with pytest.raises(ValueError, match="the name must be text"):
+        check_shown_text(None, "the name")  # type: ignore[arg-type]
 
 
 def test_player_name_is_trimmed_and_bounded() -> None:
@@ -82,6 +133,37 @@ def test_printable_escapes_what_does_not_show() -> None:
     """Escape sequences, bidi overrides and separators are written as escapes; the rest,
     emoji included, is kept."""
     assert printable("A\x1b[2J\u202eB\u2028👩") == "A\\x1b[2J\\u202eB\\u2028👩"
+
+
+HOSTILE = [
+    "\x1b]0;PWNED\x07",
+    "\x1b]52;c;SGVsbG8=\x07",
+    "\x1b[2J\x1b[6n",
+    "\x1b]8;;http://evil\x07link\x1b]8;;\x07",
+    "\u202eevil\u2066",
+    "\u3164\u2800\uffa0",
+    "Z" + "\u0300\u0301\u0302" * 40 + "algo",
+    "\x9b2J",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_shown_text_holds_nothing_a_terminal_would_obey(text: str) -> None:
+    """What a server sends is drawn escaped: no control, format or blank character left,
+    no more than a few marks in a row; and showing it again changes nothing."""
+    safe = shown(text)
+    assert hidden_character(safe) is None, safe
+    assert shown(safe) == safe
+
+
+def test_shown_text_escapes_readably_and_is_bounded() -> None:
+    """ESC becomes the visible text \\x1b; marks are capped; a flood is cut to the limit."""
+    assert shown("\x1b]0;PWNED\x07") == "\\x1b]0;PWNED\\x07"
+    assert shown("\u202eevil\u3164") == "\\u202eevil\\u3164"
+    assert shown("Z" + "\u0300" * 50) == "Z" + "\u0300" * MAX_MARKS_IN_A_ROW
+    assert shown("Zoë 👩\u200d🚀 [/]") == "Zoë 👩\u200d🚀 [/]"
+    assert shown("x" * 10**7, 40) == "x" * 39 + "…"
+    assert len(shown("\x1b" * 1000, 40)) == 40
 
 
 def test_quoted_input_is_cut_and_plain() -> None:
