@@ -1,0 +1,699 @@
+"""The table server while one name floods it: what the flood costs the players at another
+table, who did nothing wrong. Prints figures, asserts none.
+
+The victim: a 4-player table of three protocol-level clients (ann, ben, cleo; each deciding
+client-side with the ``normal`` computer player after a short think, as in bench_table.py)
+and one of the server's own computer players (``normal``; ``--computer easy``). Measured:
+
+- round trip: a victim sends a Play → the update has reached all three victim clients;
+- the computer's reply: the action before the computer's turn acknowledged → the
+  computer's Played at all three clients (a computer acting twice in a row: from its
+  previous action).
+
+The flood, all of it from one other name (mallory) on the same server, set up in this order
+(hard tables first, so that a per-name table limit cannot be spent by the burst before):
+
+- hard tables: [mallory, computer hard, computer hard]; mallory joins and hands her seat to
+  a hard computer, so that the server's computer players never rest;
+- idle connections: hundreds of connections that say hello, then nothing;
+- half requests: connections that send a frame header promising 100 bytes and only 10 of
+  them, then hold (half of them before their hello, half after it);
+- a creation burst: tables created as fast as several connections can ask, bounded in
+  attempts and in time, while the victim plays.
+
+The victim first plays as long alone, on a fresh server; both runs are printed side by side
+with their ratio and the issue's targets (victim p99 ≤ 50 ms; easy/normal computer replies
+within 1 s under the flood). Refusals (a per-name table limit, a connection limit, a request
+deadline) and connections the server closes are counted and printed, never fatal. Every
+loop is bounded in count and time; everything lives in one short /tmp folder; the servers
+(and their computer-player workers) are stopped at the end, on Ctrl+C too.
+
+All the clients run in this one process, on the same cores as the server: the flooder's own
+CPU is part of the flood, as it would be on a shared host. Identity: the server trusts this
+login (``--trust-account``), so each client names its player in its hello.
+
+Run: .venv/bin/python bench/bench_table_flood.py [--quick] [--computer easy|normal]
+     [--workers N]   (--quick: a few seconds, for a smoke run)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench_table import Player, decide, percentile  # noqa: E402
+
+import core  # noqa: E402 - after the path, like the other benches
+from core.ai import Level  # noqa: E402
+from table import protocol as wire  # noqa: E402
+from table.connection import Connection, Refused, connect, read_message  # noqa: E402
+
+FLOODER = "mallory"
+FLOODER_FRIEND = "oscar"
+"""The other seat of the burst's tables (a table needs two; nobody ever comes)."""
+VICTIMS = ("ann", "ben", "cleo")
+
+TARGET_ROUND_TRIP = 0.050
+"""The victim's p99 round trip under the flood, seconds (the issue's target)."""
+TARGET_COMPUTER = 1.0
+"""An easy or normal computer's reply under the flood, seconds (the issue's target)."""
+
+START_WITHIN = 20.0
+"""Seconds a server has to create its socket."""
+CONNECT_WITHIN = 5.0
+"""Seconds a connection has to be welcomed before it counts as not answered."""
+ANSWER_WITHIN = 15.0
+"""Seconds a request of the victim or of the flooder's set-up waits for its answer."""
+BATCH = 50
+"""Idle connections opened at once."""
+HALF_PROMISED = 100
+HALF_SENT = b'{"t":"list'
+"""A half request: a header promising HALF_PROMISED bytes, then only these 10."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How long and how big: the full run or the quick one."""
+
+    seconds: float
+    """The victim plays this long, alone, then under the flood."""
+    grace: float
+    """Beyond ``seconds``, how long an answer already due is still awaited."""
+    setup_seconds: float
+    """The most the flood's set-up (hard tables, idle and half connections) may take."""
+    create_attempts: int
+    create_seconds: float
+    creators: int
+    """Connections asking for tables at once in the burst."""
+    idle: int
+    half: int
+    hard_tables: int
+    think: float
+    """Seconds a victim thinks before sending its action (not part of the round trip)."""
+
+
+FULL = Plan(
+    seconds=40, grace=15, setup_seconds=20, create_attempts=3000, create_seconds=10,
+    creators=8, idle=300, half=50, hard_tables=6, think=0.1,
+)  # fmt: skip
+QUICK = Plan(
+    seconds=4, grace=3, setup_seconds=5, create_attempts=200, create_seconds=2,
+    creators=2, idle=20, half=6, hard_tables=1, think=0.05,
+)  # fmt: skip
+
+
+def reason(exc: BaseException) -> str:
+    """An error in a few words, for counting alike errors together."""
+    return f"{type(exc).__name__}: {exc}"[:100] if str(exc) else type(exc).__name__
+
+
+async def ask(connection: Connection, message: wire.ClientMessage) -> wire.ServerMessage:
+    """``connection.ask``, but ``TimeoutError`` after :data:`ANSWER_WITHIN` seconds."""
+    return await asyncio.wait_for(connection.ask(message), ANSWER_WITHIN)
+
+
+async def dial(socket: Path, player: str) -> Connection:
+    return await asyncio.wait_for(connect(socket, player), CONNECT_WITHIN)
+
+
+# ---------------------------------------------------------------- the server
+
+
+class ServerProcess:
+    """``python -m table.server`` in a session of its own, so that stopping it stops its
+    computer-player workers too, however busy they are."""
+
+    def __init__(self, folder: Path, workers: int | None) -> None:
+        self.socket = folder / "t.sock"
+        self.log = folder / "server.log"
+        command = [sys.executable, "-m", "table.server", "--socket", str(self.socket),
+                   "--db", str(folder / "t.db"), "--trust-account", getpass.getuser()]  # fmt: skip
+        if workers:
+            command += ["--workers", str(workers)]
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True
+            )
+        deadline = time.monotonic() + START_WITHIN
+        while not self.socket.exists():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the server did not start: {self.last_words()}")
+            time.sleep(0.02)
+
+    def exit_code(self) -> int | None:
+        return self.process.poll()
+
+    def last_words(self, lines: int = 5) -> str:
+        with contextlib.suppress(OSError):
+            return " | ".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        return "(no log)"
+
+    def rss(self) -> int:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+        return 0
+
+    def stop(self) -> None:
+        """SIGTERM to the server's group, SIGKILL to what is left 3 s later. The server is
+        reaped only after both, so that its group id cannot have been reused meanwhile."""
+        group = self.process.pid
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGTERM)
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and not self._exited_unreaped():
+            time.sleep(0.05)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+        self.process.wait(10)
+
+    def _exited_unreaped(self) -> bool:
+        if self.process.returncode is not None:
+            return True
+        flags = os.WEXITED | os.WNOHANG | os.WNOWAIT
+        with contextlib.suppress(ChildProcessError):
+            return os.waitid(os.P_PID, self.process.pid, flags) is not None
+        return True
+
+
+# ---------------------------------------------------------------- the victim
+
+
+@dataclass
+class VictimFigures:
+    trips: list[tuple[float, float]] = field(default_factory=list)
+    """(when the Play was sent, its round trip), seconds."""
+    replies: list[float] = field(default_factory=list)
+    """The computer's reply times, seconds."""
+    awaited: list[float] = field(default_factory=list)
+    """Computer replies still missing at the end: how long they had been awaited."""
+    tables: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+class Refusal(Exception):
+    """The server refused a victim's request (``str``: its reason)."""
+
+
+def refusal(answer: wire.ServerMessage) -> Refusal:
+    if isinstance(answer, wire.Error):
+        return Refusal(f"refused: {answer.reason}")
+    return Refusal(f"answered with {type(answer).__name__}")
+
+
+async def listen(player: Player) -> None:
+    """``player`` hears every update; at the end of its connection it wakes its waiter."""
+    try:
+        while True:
+            player.hear(await player.connection.unasked())
+    except ConnectionError:
+        player.heard.set()
+
+
+async def heard_by_all(players: list[Player], seq: int, until: float) -> bool:
+    """Wait until action ``seq`` has reached every player (True) or ``until`` passes
+    (False); ``ConnectionError`` if a connection ends first."""
+
+    async def one(player: Player) -> None:
+        while len(player.actions) <= seq:
+            if player.connection.closed_reason is not None:
+                name, why = player.connection.player, player.connection.closed_reason
+                raise ConnectionError(f"{name}: {why}")
+            player.heard.clear()
+            await player.heard.wait()
+
+    try:
+        await asyncio.wait_for(
+            asyncio.gather(*(one(p) for p in players)), max(0.0, until - time.perf_counter())
+        )
+    except TimeoutError:
+        return False
+    return True
+
+
+async def sit_victims(socket: Path, computer: Level) -> list[Player]:
+    """The victims at a new table of their own, with the server's computer in seat 4."""
+    players: list[Player] = []
+    try:
+        for index, name in enumerate(VICTIMS):
+            players.append(Player(await dial(socket, name), index))
+        maker = players[0].connection
+        seats = (
+            *(wire.SeatSpec("player", name) for name in VICTIMS),
+            wire.SeatSpec("computer", None, computer),
+        )
+        lobby = await ask(maker, wire.CreateTable(maker.new_ref(), seats))
+        if not isinstance(lobby, wire.Lobby):
+            raise refusal(lobby)
+        for player in players:
+            join = wire.Join(player.connection.new_ref(), lobby.tables[0].id)
+            snapshot = await ask(player.connection, join)
+            if not isinstance(snapshot, wire.Snapshot):
+                raise refusal(snapshot)
+            player.take(snapshot)
+    except BaseException:
+        await asyncio.gather(*(p.connection.close() for p in players))
+        raise
+    return players
+
+
+async def play_victims(
+    players: list[Player], plan: Plan, pool: Executor, stop: float, figures: VictimFigures
+) -> None:
+    """Play until ``stop`` (an answer already due: until ``stop + grace``) or the end of
+    the game, measuring every round trip and every reply of the computer."""
+    loop = asyncio.get_running_loop()
+    known: float | None = None  # when the last action was acknowledged (None: before any)
+    while not core.is_over(players[0].states[-1]):
+        state, seq = players[0].states[-1], len(players[0].actions)
+        mover = next((p for p in players if state.current_player in p.seats), None)
+        if mover is None:  # the computer's turn
+            if not await heard_by_all(players, seq, stop + plan.grace):
+                if known is not None:
+                    figures.awaited.append(time.perf_counter() - known)
+                return
+            if known is not None:
+                figures.replies.append(time.perf_counter() - known)
+            known = time.perf_counter()
+            continue
+        if time.perf_counter() >= stop:
+            return
+        seed = 1000 * figures.tables + seq
+        action = await loop.run_in_executor(pool, decide, "normal", seed, state)
+        await asyncio.sleep(plan.think)
+        sent = time.perf_counter()
+        connection = mover.connection
+        reply = await ask(connection, wire.Play(connection.new_ref(), mover.table, seq, action))
+        known = time.perf_counter()
+        if not isinstance(reply, wire.Played):
+            raise refusal(reply)
+        mover.hear(reply)
+        if not await heard_by_all(players, seq, stop + plan.grace):
+            raise TimeoutError("an update did not reach all three victims")
+        figures.trips.append((sent, time.perf_counter() - sent))
+
+
+async def victim(
+    socket: Path,
+    plan: Plan,
+    computer: Level,
+    pool: Executor,
+    figures: VictimFigures,
+    seated: asyncio.Event,
+) -> None:
+    """The victims play table after table for ``plan.seconds`` (``seated`` is set once
+    they sit at their first); an error ends the table (counted), a new one begins."""
+    stop = time.perf_counter() + plan.seconds
+    while time.perf_counter() < stop:
+        try:
+            players = await sit_victims(socket, computer)
+        except Exception as exc:
+            figures.errors[f"sitting down: {reason(exc)}"] += 1
+            await asyncio.sleep(0.5)
+            continue
+        figures.tables += 1
+        seated.set()
+        listeners = [asyncio.create_task(listen(p)) for p in players]
+        try:
+            await play_victims(players, plan, pool, stop, figures)
+        except Exception as exc:
+            figures.errors[f"playing: {reason(exc)}"] += 1
+        finally:
+            for task in listeners:
+                task.cancel()
+            await asyncio.gather(*(p.connection.close() for p in players))
+
+
+# ---------------------------------------------------------------- the flood
+
+
+class Flood:
+    """Everything mallory does; counts what the server accepted, refused and closed."""
+
+    def __init__(self, socket: Path, plan: Plan) -> None:
+        self.socket, self.plan = socket, plan
+        self.refused: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self.errors: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self.attempts = self.created = 0
+        self.burst_window = (0.0, 0.0)
+        self.hard_tables = self.hard_actions = 0
+        self.idle: list[Connection] = []
+        self.idle_closed = 0
+        self.half = 0
+        self.half_closed: list[float] = []
+        """Seconds from a half request to the server closing its connection."""
+        self.connections: list[Connection] = []
+        self.writers: list[asyncio.StreamWriter] = []
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def count(self, what: str, exc: BaseException) -> None:
+        if isinstance(exc, Refused):
+            self.refused[what][str(exc)] += 1
+        else:
+            self.errors[what][reason(exc)] += 1
+
+    async def set_up(self) -> None:
+        """The flood that stays: hard tables, idle connections, half requests."""
+        until = time.perf_counter() + self.plan.setup_seconds
+        await self.start_hard_tables(until)
+        await self.open_idle(until)
+        await self.send_halves(until)
+
+    async def start_hard_tables(self, until: float) -> None:
+        try:
+            connection = await dial(self.socket, FLOODER)
+        except Exception as exc:
+            self.count("hard tables", exc)
+            return
+        self.connections.append(connection)
+        seats = (wire.SeatSpec("player", FLOODER), *[wire.SeatSpec("computer", None, "hard")] * 2)
+        for _ in range(self.plan.hard_tables):
+            if time.perf_counter() > until:
+                break
+            try:
+                await self.start_hard_table(connection, seats)
+            except Exception as exc:
+                self.count("hard tables", exc)
+                if connection.closed_reason is not None:
+                    break
+        self.tasks.append(asyncio.create_task(self.count_hard_actions(connection)))
+
+    async def start_hard_table(
+        self, connection: Connection, seats: tuple[wire.SeatSpec, ...]
+    ) -> None:
+        """Create, join, hand the flooder's seat to a hard computer: three hard players."""
+        lobby = await ask(connection, wire.CreateTable(connection.new_ref(), seats))
+        if not isinstance(lobby, wire.Lobby):
+            raise Refused(lobby.reason if isinstance(lobby, wire.Error) else str(lobby))
+        table = lobby.tables[0].id
+        for request in (wire.Join(connection.new_ref(), table),
+                        wire.HandOver(connection.new_ref(), table, "hard")):  # fmt: skip
+            answer = await ask(connection, request)
+            if isinstance(answer, wire.Error):
+                raise Refused(f"{type(request).__name__}: {answer.reason}")
+        self.hard_tables += 1
+
+    async def count_hard_actions(self, connection: Connection) -> None:
+        with contextlib.suppress(ConnectionError):
+            while True:
+                if isinstance(await connection.unasked(), wire.Played):
+                    self.hard_actions += 1
+
+    async def open_idle(self, until: float) -> None:
+        async def one() -> None:
+            try:
+                self.idle.append(await dial(self.socket, FLOODER))
+            except Exception as exc:
+                self.count("idle connections", exc)
+
+        for start in range(0, self.plan.idle, BATCH):
+            if time.perf_counter() > until:
+                break
+            await asyncio.gather(*(one() for _ in range(min(BATCH, self.plan.idle - start))))
+
+    async def send_halves(self, until: float) -> None:
+        for index in range(self.plan.half):
+            if time.perf_counter() > until:
+                break
+            try:
+                await self.send_half(hello_first=index % 2 == 1)
+            except Exception as exc:
+                self.count("half requests", exc)
+
+    async def send_half(self, hello_first: bool) -> None:
+        """One connection that promises a request and sends a tenth of it."""
+        opening = asyncio.open_unix_connection(str(self.socket))
+        reader, writer = await asyncio.wait_for(opening, CONNECT_WITHIN)
+        self.writers.append(writer)
+        if hello_first:
+            writer.write(wire.frame(wire.Hello(wire.VERSION, FLOODER)))
+            answer = await asyncio.wait_for(read_message(reader), CONNECT_WITHIN)
+            if not isinstance(answer, wire.Welcome):
+                raise Refused(answer.reason if isinstance(answer, wire.Error) else str(answer))
+        writer.write(wire.HEADER.pack(HALF_PROMISED) + HALF_SENT)
+        await writer.drain()
+        self.half += 1
+        self.tasks.append(asyncio.create_task(self.watch_half(reader, time.perf_counter())))
+
+    async def watch_half(self, reader: asyncio.StreamReader, sent: float) -> None:
+        with contextlib.suppress(OSError):
+            while await reader.read(4096):
+                pass  # the server's refusal, if it says one
+        self.half_closed.append(time.perf_counter() - sent)
+
+    async def burst(self) -> None:
+        """Tables, as fast as ``plan.creators`` connections can ask, within the bounds."""
+        start = time.perf_counter()
+        end = start + self.plan.create_seconds
+        await asyncio.gather(*(self.create_tables(end) for _ in range(self.plan.creators)))
+        self.burst_window = (start, time.perf_counter())
+
+    async def create_tables(self, end: float) -> None:
+        seats = (wire.SeatSpec("player", FLOODER), wire.SeatSpec("player", FLOODER_FRIEND))
+        connection: Connection | None = None
+        while self.attempts < self.plan.create_attempts and time.perf_counter() < end:
+            if connection is None or connection.closed_reason is not None:
+                connection = await self.redial("tables", connection)
+                if connection is None:
+                    await asyncio.sleep(0.1)
+                    continue
+            self.attempts += 1
+            asking = connection.ask(wire.CreateTable(connection.new_ref(), seats))
+            try:
+                answer = await asyncio.wait_for(asking, end + self.plan.grace - time.perf_counter())
+            except Exception as exc:
+                self.count("tables", exc)
+                await connection.close()
+                connection = None
+                continue
+            if isinstance(answer, wire.Lobby):
+                self.created += 1
+            elif isinstance(answer, wire.Error):
+                self.refused["tables"][answer.reason] += 1
+            else:
+                self.errors["tables"][f"answered with {type(answer).__name__}"] += 1
+        if connection is not None:
+            self.connections.append(connection)
+
+    async def redial(self, what: str, old: Connection | None) -> Connection | None:
+        if old is not None:
+            self.errors[what][f"connection closed: {old.closed_reason}"[:100]] += 1
+            await old.close()
+        try:
+            return await dial(self.socket, FLOODER)
+        except Exception as exc:
+            self.count(what, exc)
+            return None
+
+    async def stop(self) -> None:
+        """Close everything (bounded: what does not close in 10 s is left to the exit)."""
+        self.idle_closed = sum(1 for c in self.idle if c.closed_reason is not None)
+        for task in self.tasks:
+            task.cancel()
+        for writer in self.writers:
+            writer.close()
+        closing = asyncio.gather(
+            *(c.close() for c in self.idle + self.connections), *self.tasks, return_exceptions=True
+        )
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(closing, 10)
+
+
+# ---------------------------------------------------------------- one run
+
+
+@dataclass
+class Run:
+    victim: VictimFigures
+    flood: Flood | None
+    rss: int
+    server_exit: str | None
+    """None: the server was still serving at the end; else its exit code and last words."""
+
+
+async def play(
+    socket: Path, plan: Plan, computer: Level, pool: Executor, flooding: bool
+) -> tuple[VictimFigures, Flood | None]:
+    await asyncio.get_running_loop().run_in_executor(pool, decide, "random", 0, core.new_game(2, 0))
+    figures, seated = VictimFigures(), asyncio.Event()
+    if not flooding:
+        await victim(socket, plan, computer, pool, figures, seated)
+        return figures, None
+    flood = Flood(socket, plan)
+    try:
+        await flood.set_up()
+        playing = asyncio.create_task(victim(socket, plan, computer, pool, figures, seated))
+        with contextlib.suppress(TimeoutError):  # the burst comes anyway, sat or not
+            await asyncio.wait_for(seated.wait(), plan.seconds / 2)
+        await flood.burst()
+        await playing
+    finally:
+        await flood.stop()
+    return figures, flood
+
+
+def run(plan: Plan, computer: Level, pool: Executor, workers: int | None, flooding: bool) -> Run:
+    """One fresh server in a fresh folder, the victim on it (and the flood), then stopped."""
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        server = ServerProcess(Path(folder), workers)
+        try:
+            figures, flood = asyncio.run(play(server.socket, plan, computer, pool, flooding))
+            code = server.exit_code()
+            gone = None if code is None else f"exit code {code}: {server.last_words()}"
+            return Run(figures, flood, server.rss(), gone)
+        finally:
+            server.stop()
+
+
+# ---------------------------------------------------------------- the figures
+
+
+P99 = 0.99
+Row = tuple[str, str, str, str, str]
+"""What is measured, alone, flooded, their ratio, the target."""
+
+
+def ms(values: list[float], share: float) -> str:
+    return f"{1000 * percentile(values, share):.1f}" if values else "-"
+
+
+def ratio(alone: list[float], flooded: list[float], share: float) -> str:
+    if not alone or not flooded or percentile(alone, share) == 0:
+        return "-"
+    return f"{percentile(flooded, share) / percentile(alone, share):.1f}×"
+
+
+def verdict(values: list[float], target: float, awaited: Sequence[float] = ()) -> str:
+    """Whether the p99 of ``values`` is within ``target``; a reply still awaited longer
+    than the target misses it too."""
+    if not values and not awaited:
+        return "no figure"
+    worst = max([percentile(values, P99) if values else 0.0, *awaited])
+    return "met" if worst <= target else "MISSED"
+
+
+def spread(what: str, alone: list[float], flooded: list[float], target: str) -> list[Row]:
+    """The p50, p99 and max rows of one measure, the target beside the p99."""
+    return [
+        (f"{what} {name}, ms", ms(alone, share), ms(flooded, share), ratio(alone, flooded, share),
+         target if share == P99 else "")
+        for name, share in (("p50", 0.5), ("p99", P99), ("max", 1.0))
+    ]  # fmt: skip
+
+
+def show(alone: Run, flooded: Run, plan: Plan, computer: str) -> None:
+    a, f = alone.victim, flooded.victim
+    trips_a, trips_f = [t for _, t in a.trips], [t for _, t in f.trips]
+    flood = flooded.flood
+    start, end = flood.burst_window if flood else (0.0, 0.0)
+    in_burst = [t for sent, t in f.trips if start <= sent <= end]
+    target_trip = f"≤ {1000 * TARGET_ROUND_TRIP:.0f} ms: {verdict(trips_f, TARGET_ROUND_TRIP)}"
+    target_reply = f"≤ {TARGET_COMPUTER:.0f} s: {verdict(f.replies, TARGET_COMPUTER, f.awaited)}"
+    rows = [
+        ("round trips (count)", f"{len(trips_a)}", f"{len(trips_f)}", "", ""),
+        *spread("round trip", trips_a, trips_f, target_trip),
+        ("  p99 during the creation burst", "", ms(in_burst, P99), "", f"({len(in_burst)} trips)"),
+        ("computer replies (count)", f"{len(a.replies)}", f"{len(f.replies)}", "", ""),
+        *spread("computer reply", a.replies, f.replies, target_reply),
+        ("replies still awaited at the end", awaited(a.awaited), awaited(f.awaited), "", ""),
+        ("victim tables", f"{a.tables}", f"{f.tables}", "", ""),
+        ("server memory, MB", f"{alone.rss / 2**20:.0f}", f"{flooded.rss / 2**20:.0f}", "", ""),
+    ]
+    print(
+        f"victim: {', '.join(VICTIMS)} (normal, client-side, {plan.think} s think) and the "
+        f"server's {computer} computer at a 4-player table, {plan.seconds:.0f} s alone, then "
+        f"{plan.seconds:.0f} s under the flood (fresh server each)"
+    )
+    print(f"{'':34}{'alone':>10}{'flooded':>10}{'ratio':>9}  target (flooded)")
+    for label, left, right, times, target in rows:
+        print(f"{label:34}{left:>10}{right:>10}{times:>9}  {target}")
+    for name, run_ in (("alone", alone), ("flooded", flooded)):
+        for error, count in run_.victim.errors.most_common():
+            print(f"victim error ({name}): {count} × {error}")
+        if run_.server_exit:
+            print(f"the server stopped during the run ({name}): {run_.server_exit}")
+    if flood is not None:
+        show_flood(flood)
+
+
+def awaited(waits: list[float]) -> str:
+    return f"{len(waits)} ({max(waits):.1f} s)" if waits else "0"
+
+
+def show_flood(flood: Flood) -> None:
+    plan = flood.plan
+    start, end = flood.burst_window
+    print(f"flood by {FLOODER}:")
+    print(
+        f"  tables: {flood.attempts} attempts (bound {plan.create_attempts}) in "
+        f"{end - start:.1f} s (bound {plan.create_seconds:.0f} s) from {plan.creators} "
+        f"connections: {flood.created} created"
+    )
+    print(
+        f"  hard tables: {flood.hard_tables} of {plan.hard_tables} playing; "
+        f"{flood.hard_actions} hard actions heard during the run"
+    )
+    print(
+        f"  idle connections: {len(flood.idle)} of {plan.idle} open; "
+        f"closed by the server by the end: {flood.idle_closed}"
+    )
+    closed = sorted(flood.half_closed)
+    after = f" (after {closed[0]:.1f}–{closed[-1]:.1f} s)" if closed else ""
+    print(
+        f"  half requests: {flood.half} of {plan.half} held ({HALF_PROMISED} bytes promised, "
+        f"{len(HALF_SENT)} sent; half before their hello); closed by the server: "
+        f"{len(closed)}{after}"
+    )
+    for kind, tally in (("refused", flood.refused), ("errors", flood.errors)):
+        for what, reasons in tally.items():
+            print(f"  {what} {kind}: {sum(reasons.values())} ({describe(reasons)})")
+        if not tally:
+            print(f"  {kind}: none")
+
+
+def describe(reasons: Counter[str]) -> str:
+    shown = "; ".join(f"{n} × {r}" for r, n in reasons.most_common(3))
+    more = len(reasons) - 3
+    return shown + (f"; {more} other reasons" if more > 0 else "")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="a few seconds: a smoke run")
+    parser.add_argument("--computer", choices=("easy", "normal"), default="normal",
+                        help="the level of the victim table's computer")  # fmt: skip
+    parser.add_argument("--workers", type=int, help="the server's computer-player processes")
+    args = parser.parse_args()
+    plan = QUICK if args.quick else FULL
+    computer = cast(Level, args.computer)
+    try:
+        with ProcessPoolExecutor(1) as pool:  # the victims' decisions
+            alone = run(plan, computer, pool, args.workers, flooding=False)
+            flooded = run(plan, computer, pool, args.workers, flooding=True)
+    except KeyboardInterrupt:
+        print("interrupted: the servers are stopped", file=sys.stderr)
+        sys.exit(130)
+    show(alone, flooded, plan, args.computer)
+
+
+if __name__ == "__main__":
+    main()
