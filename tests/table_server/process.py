@@ -24,8 +24,10 @@ START_LIMIT = 20.0
 class Server:
     """A table server process on a socket of its own."""
 
-    def __init__(self, folder: Path, *, trust: bool = True) -> None:
+    def __init__(self, folder: Path, *, trust: bool = True, commit_delay: float = 0.0) -> None:
         self.trust = trust
+        self.commit_delay = commit_delay
+        """Seconds each group commit sleeps first (the server's hidden ``--commit-delay``)."""
         self.socket = folder / "t.sock"
         self.db = folder / "tables.db"
         self.process: subprocess.Popen[bytes] | None = None
@@ -35,7 +37,8 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "table.server", "--socket", str(self.socket),
              "--db", str(self.db),
-             *(["--trust-account", getpass.getuser()] if self.trust else [])],
+             *(["--trust-account", getpass.getuser()] if self.trust else []),
+             *(["--commit-delay", str(self.commit_delay)] if self.commit_delay else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )  # fmt: skip
         deadline = time.monotonic() + START_LIMIT
