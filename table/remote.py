@@ -9,7 +9,10 @@ from the server's frames; the order of the undealt parcels is never known here.
 
 A connection that drops (the server restarted, the network went) is redialled by
 :meth:`RemoteSeat.run`, with the status saying "reconnecting…"; once back, the table's
-whole history is fetched again, so nothing is lost or doubled.
+whole history is fetched again, so nothing is lost or doubled. A request the drop left
+unanswered (a move, an undo, a hand-over, a pause, a line of chat) is then settled against
+that history: done if the server kept it before the drop, sent again if the table still
+stands where it was made, otherwise not made, and the player is told so in words.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Protocol, TypeVar
 from msgspec.structs import replace
 
 import core
+from core.explain import describe_action
 from table import protocol as wire
 from table.seat import LegalActions, Listener, Player, SeatError, Update
 
@@ -67,6 +71,13 @@ raises :class:`SeatError` saying why not."""
 
 DIAL_TIMEOUT = 2.0
 """Seconds to reach the server before playing on this machine instead."""
+
+CLOCK_SLACK = 2.0
+"""Seconds by which the server's time of a chat line may precede its sending here (both
+read this machine's clock, the server at a later moment)."""
+
+Request = wire.Play | wire.Undo | wire.HandOver | wire.Pause | wire.Say
+"""What the seat asks of its table and hears the answer to later."""
 
 
 @dataclass(frozen=True)
@@ -185,6 +196,20 @@ def away_words(seat: wire.SeatInfo) -> str | None:
     return "away since " + time.strftime("%H:%M", time.localtime(seat.away_since))
 
 
+@dataclass(eq=False)
+class _Sent:
+    """A request on its way, with what it means: the table's history and position when
+    it was made (to settle it if the connection drops before its answer)."""
+
+    request: Request
+    link: Link
+    history: tuple[core.Action, ...]
+    before: core.GameState
+    at: float
+    """When it was sent (``time.time()``)."""
+    task: asyncio.Task[None] | None = None
+
+
 class RemoteSeat:
     """A :class:`table.seat.GameSeat` over a table of the server."""
 
@@ -206,7 +231,8 @@ class RemoteSeat:
         self.watching = watch
         self.where = where
         self._listeners: list[Listener] = []
-        self._pending: asyncio.Task[None] | None = None
+        self._sent: list[_Sent] = []
+        """Requests not answered yet, oldest first: at most one that is not chat."""
         self._legal = LegalActions()
         core.use_cards(core.DEFAULT_CARDS)  # the server plays the built-in deck, whatever ran here
         self._take(snapshot)
@@ -266,11 +292,16 @@ class RemoteSeat:
             return f"PAUSED until {at} ({self.info.paused_by})"
         if self.watching:
             return "WATCHING"
-        return "sending…" if self._pending is not None else None
+        return "sending…" if self._busy else None
+
+    @property
+    def _busy(self) -> bool:
+        """Whether a move, undo, hand-over or pause is on its way (one at a time)."""
+        return any(not isinstance(sent.request, wire.Say) for sent in self._sent)
 
     @property
     def unsaved(self) -> int:
-        return 1 if self._pending is not None else 0
+        return 1 if self._busy else 0
 
     @property
     def saved_note(self) -> str:
@@ -299,7 +330,7 @@ class RemoteSeat:
     def play(self, action: core.Action) -> None:
         if not self.decides_here(self.state.current_player):
             raise SeatError(self._why_not_here())
-        if self._pending is not None:
+        if self._busy:
             raise SeatError("Your last action is still on its way to the server.")
         core.apply_action(self.state, action)  # raises IllegalActionError, in words
         self._send(wire.Play(0, self.info.id, len(self.actions), action))
@@ -311,25 +342,35 @@ class RemoteSeat:
             return "You are watching this table; only its players act."
         return "It is not your decision: wait for your turn."
 
-    def _send(self, request: wire.Play | wire.Undo | wire.HandOver | wire.Pause) -> None:
-        """Send ``request``; its answer (Played, Snapshot or Error) is told when it comes."""
+    def _send(self, request: Request) -> None:
+        """Send ``request`` as meant for the table as it stands now; its answer (Played,
+        Snapshot, Seats, Said or Error) is told when it comes, or, if the connection drops
+        first, :meth:`_settle` settles it after the reconnect."""
         link = self.link
-        assert link is not None  # decides_here/can_undo checked it
+        assert link is not None  # decides_here, can_undo… checked it
         request = replace(request, ref=link.new_ref())
-        self._pending = asyncio.get_running_loop().create_task(self._await(link, request))
-        self._tell_status()
+        sent = _Sent(request, link, tuple(self.actions), self.state, time.time())
+        self._sent.append(sent)
+        sent.task = asyncio.get_running_loop().create_task(self._await(sent))
+        if not isinstance(request, wire.Say):
+            self._tell_status()  # "sending…"
 
-    async def _await(
-        self, link: Link, request: wire.Play | wire.Undo | wire.HandOver | wire.Pause
-    ) -> None:
+    async def _await(self, sent: _Sent) -> None:
         try:
-            reply = await link.ask(request)
+            reply = await sent.link.ask(sent.request)
         except (OSError, ConnectionError):
-            reply = wire.Error(request.ref, "The connection dropped; reconnecting…")
-        finally:
-            self._pending = None
+            # The request waits for the reconnect; closing the dead link makes sure run()
+            # hears of the drop and redials, whichever noticed it first.
+            with contextlib.suppress(OSError, ConnectionError):
+                await sent.link.close()
+            return
+        if sent not in self._sent:
+            return  # settled at a reconnect meanwhile
+        self._sent.remove(sent)
         if isinstance(reply, wire.Error):
-            self._tell(Update("status", self.state, problem=reply.reason))
+            said = isinstance(sent.request, wire.Say)
+            problem = f"Not said: {reply.reason}" if said else reply.reason
+            self._tell(Update("status", self.state, problem=problem))
         else:
             self._receive(reply)
 
@@ -347,7 +388,7 @@ class RemoteSeat:
                 "At a shared table you may take back only your own last action, before the "
                 "next player acts or new parcels are dealt."
             )
-        if self._pending is not None:
+        if self._busy:
             raise SeatError("Your last action is still on its way to the server.")
         self._send(wire.Undo(0, self.info.id, len(self.actions)))
 
@@ -391,18 +432,7 @@ class RemoteSeat:
     def say(self, text: str) -> None:
         if self.link is None:
             raise SeatError("The table server is out of reach: reconnecting…")
-        link = self.link
-        asyncio.get_running_loop().create_task(self._say(link, text))
-
-    async def _say(self, link: Link, text: str) -> None:
-        try:
-            answer = await link.ask(wire.Say(link.new_ref(), self.info.id, text[: wire.MAX_CHAT]))
-        except (OSError, ConnectionError):
-            answer = wire.Error(0, "The line was not sent: the connection dropped.")
-        if isinstance(answer, wire.Error):
-            self._tell(Update("status", self.state, problem=f"Not said: {answer.reason}"))
-        else:
-            self._receive(answer)
+        self._send(wire.Say(0, self.info.id, text[: wire.MAX_CHAT]))
 
     def can_hand_over(self) -> bool:
         return not self.watching and self.link is not None and bool(self.seats_here)
@@ -413,7 +443,7 @@ class RemoteSeat:
         and the log says so."""
         if not self.can_hand_over():
             raise SeatError("Only a player of the table can hand over a seat.")
-        if self._pending is not None:
+        if self._busy:
             raise SeatError("Your last request is still on its way to the server.")
         self._send(wire.HandOver(0, self.info.id, level, seat))  # type: ignore[arg-type]
 
@@ -439,6 +469,8 @@ class RemoteSeat:
         says when not)."""
         if not self.can_pause():
             raise SeatError("Only a player of a live table can pause it.")
+        if self._busy:
+            raise SeatError("Your last request is still on its way to the server.")
         self._send(wire.Pause(0, self.info.id, minutes))
 
     def take_over(self) -> None:
@@ -506,7 +538,76 @@ class RemoteSeat:
             self.link = link
             self._take(snapshot)
             self._tell(Update("rewound", self.state, note="Reconnected to the table server."))
+            self._settle(link)
             return
+
+    # ---------------------------------------------------------------- after a drop
+
+    def _settle(self, link: Link) -> None:
+        """Settle, oldest first, the requests the drop left unanswered, against the history
+        just fetched: one the server kept before the drop counts as done (never twice);
+        one made at the table's present position (the same history) and still allowed
+        there is sent again on ``link``; any other is not made, and the player is told."""
+        for sent in [s for s in self._sent if s.link is not link]:
+            self._sent.remove(sent)
+            if sent.task is not None:
+                sent.task.cancel()  # an answer the dead connection will never bring
+            if self._was_kept(sent, link.player):
+                note = "Your move was played." if isinstance(sent.request, wire.Play) else None
+                self._tell(Update("status", self.state, note=note))
+            elif tuple(self.actions) == sent.history and self._may_send(sent.request):
+                self._send(sent.request)
+            else:
+                self._tell(Update("status", self.state, problem=self._not_made(sent)))
+
+    def _was_kept(self, sent: _Sent, player: str) -> bool:
+        """Whether the table as fetched again shows ``sent`` done by the server."""
+        request, seq, info = sent.request, len(sent.history), self.info
+        if isinstance(request, wire.Play):  # its seq taken, by this very action
+            return self.actions[: seq + 1] == [*sent.history, request.action]
+        if isinstance(request, wire.Undo):  # the action it took back is gone
+            return tuple(self.actions[:seq]) != sent.history
+        if isinstance(request, wire.HandOver):
+            seats = sorted(self.seats_here) if request.seat is None else [request.seat]
+            return bool(seats) and all(info.seats[s].standin == request.level for s in seats)
+        if isinstance(request, wire.Pause):
+            return info.paused_by == player and (info.paused_until or 0.0) > sent.at
+        text = request.text.strip()
+        return any(
+            line.name == player and line.text == text and line.at >= sent.at - CLOCK_SLACK
+            for line in self.chat
+        )
+
+    def _may_send(self, request: Request) -> bool:
+        """Whether ``request`` is still allowed at the present position."""
+        if isinstance(request, wire.Play):
+            legal = request.action in self.legal_actions()
+            return legal and self.decides_here(self.state.current_player)
+        if isinstance(request, wire.Undo):
+            return self.can_undo()
+        if isinstance(request, wire.HandOver):
+            return self.can_hand_over()
+        if isinstance(request, wire.Pause):
+            return self.can_pause()
+        return self.can_say()
+
+    def _not_made(self, sent: _Sent) -> str:
+        """Why ``sent`` was not made after the reconnect, and what it was, in words."""
+        request = sent.request
+        if isinstance(request, wire.Play):
+            what = f"your move was not played ({describe_action(sent.before, request.action)})"
+        elif isinstance(request, wire.Undo):
+            what = "your last action was not taken back"
+        elif isinstance(request, wire.HandOver):
+            handed = "handed to the computer" if request.level else "taken back from the computer"
+            what = f"your seat was not {handed}"
+        elif isinstance(request, wire.Pause):
+            what = "the table was not paused"
+        else:
+            what = f"your line was not said ({request.text.strip()})"
+        if tuple(self.actions) != sent.history:
+            return f"The table moved on while you were disconnected: {what}."
+        return f"After the reconnect this is no longer allowed: {what}."
 
     def hurry(self) -> None:
         """Computer players move on the server, at its pace."""

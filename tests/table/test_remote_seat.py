@@ -3,19 +3,26 @@
 The real server is exercised in tests/tui/test_tables.py and tests/table_server/; here a
 fake link answers as the server would, so each rule of the seat shows on its own: a move is
 told only once acknowledged, an answer and its broadcast count once, a refusal changes
-nothing, a dropped connection is redialled and the history fetched again."""
+nothing, a dropped connection is redialled and the history fetched again, and a request the
+drop left unanswered is settled against that history: counted once if the server kept it,
+sent again at the same position, otherwise not made and the player told so."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import TypeVar
 
 import pytest
+from msgspec.structs import replace
 
 import core
 from core.public import public_view
 from table import protocol as wire
-from table.remote import RemoteSeat
+from table import remote
+from table.remote import RemoteSeat, replay
 from table.seat import SeatError, Update
 
 TABLE = 7
@@ -176,3 +183,236 @@ async def test_a_dropped_connection_is_redialled_and_the_history_fetched_again()
         assert any(u.kind == "status" for u in heard)  # "reconnecting…" was shown
     finally:
         runner.cancel()
+
+
+# ---------------------------------------------------------------- requests across a drop
+
+
+class FakeTable:
+    """The server's side of the table, as far as a request across a drop needs it: Join,
+    Play (refused at a stale seq), Undo, HandOver (of ann's seat) and Say, each committed
+    before it is answered."""
+
+    def __init__(self, start: core.GameState, actions: Sequence[core.Action] = ()) -> None:
+        self.start = start
+        self.actions = list(actions)
+        self.chat: list[wire.ChatLine] = []
+        self.standin: str | None = None
+        """The computer playing ann's seat."""
+
+    def info(self) -> wire.TableInfo:
+        table = info()
+        ann = replace(table.seats[0], standin=self.standin)
+        return replace(table, seats=(ann, *table.seats[1:]))
+
+    def snapshot(self, ref: int = 0, note: str | None = None) -> wire.Snapshot:
+        actions, chat = tuple(self.actions), tuple(self.chat)
+        return wire.Snapshot(ref, self.info(), self.start, actions, (0,), note, chat)
+
+    def answer(self, message: wire.ClientMessage) -> wire.ServerMessage:
+        if isinstance(message, wire.Join):
+            return self.snapshot(message.ref)
+        if isinstance(message, wire.Play):
+            if message.seq != len(self.actions):
+                return wire.Error(message.ref, "someone played meanwhile: look again")
+            before = replay(self.start, self.actions)[-1]
+            self.actions.append(message.action)
+            return played(before, message.seq, message.action, message.ref)
+        if isinstance(message, wire.Undo):
+            if message.seq != len(self.actions):
+                return wire.Error(message.ref, "someone played meanwhile: look again")
+            self.actions.pop()
+            return self.snapshot(message.ref, "ann took back their last action.")
+        if isinstance(message, wire.HandOver):
+            self.standin = message.level
+            return wire.Seats(self.info(), "ann's seat is played by a computer.", message.ref)
+        if isinstance(message, wire.Say):
+            self.chat.append(wire.ChatLine(time.time(), "ann", message.text))
+            return wire.Said(TABLE, self.chat[-1], message.ref)
+        pytest.fail(f"unexpected request {message!r}")
+
+
+class DroppedLink(FakeLink):
+    """A connection that drops under a request: ``table`` (if any) commits the request
+    first, as a server that dies before it answers; with ``hang`` the answer never comes,
+    as from a server that stopped without closing the connection."""
+
+    def __init__(self, table: FakeTable | None = None, *, hang: bool = False) -> None:
+        super().__init__(lambda m: pytest.fail("a dropped connection answers nothing"))
+        self.table = table
+        self.hang = hang
+
+    async def ask(self, message: wire.ClientMessage) -> wire.ServerMessage:
+        self.sent.append(message)
+        if self.table is not None:
+            self.table.answer(message)
+        if self.hang:
+            await asyncio.Event().wait()
+        raise ConnectionError("gone")
+
+
+@pytest.fixture(autouse=True)
+def quick_redial(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(remote, "REDIAL_EVERY", (0.01,))
+
+
+@contextlib.asynccontextmanager
+async def across_a_drop(
+    table: FakeTable, dropped: DroppedLink, request: Callable[[RemoteSeat], None]
+) -> AsyncIterator[tuple[RemoteSeat, FakeLink, list[Update]]]:
+    """A seat at ``table`` on ``dropped`` makes ``request``; the connection drops, the seat
+    redials a link to ``table`` and, inside the block, has had time to settle it all."""
+    back = FakeLink(table.answer)
+
+    async def dial() -> FakeLink:
+        return back
+
+    seat = RemoteSeat(dropped, dial, table.snapshot(), watch=False, where="test")
+    heard: list[Update] = []
+    seat.listen(heard.append)
+    runner = asyncio.get_running_loop().create_task(seat.run())
+    try:
+        request(seat)
+        await asyncio.sleep(0.01)
+        dropped.queue.put_nowait(None)  # what the real connection does when it ends
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if seat.link is back and seat.status is None:
+                break
+        await asyncio.sleep(0.05)  # an answer to a request sent again, if any
+        yield seat, back, heard
+    finally:
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner
+
+
+Asked = TypeVar("Asked", bound=wire.ClientMessage)
+
+
+def requests(link: FakeLink, kind: type[Asked]) -> list[Asked]:
+    """The requests of ``kind`` sent on ``link``."""
+    return [m for m in link.sent if isinstance(m, kind)]
+
+
+async def test_a_move_lost_with_the_connection_is_sent_again_at_the_same_position() -> None:
+    start = start_state()
+    assert start.current_player == 0  # seed 5: ann starts
+    table, action = FakeTable(start), core.legal_actions(start)[0]
+    async with across_a_drop(table, DroppedLink(), lambda s: s.play(action)) as found:
+        seat, back, heard = found
+    assert [(m.seq, m.action) for m in requests(back, wire.Play)] == [(0, action)]
+    assert table.actions == [action] and seat.actions == [action]
+    assert [u.kind for u in heard].count("played") == 1
+    assert seat.status is None and seat.unsaved == 0
+
+
+async def test_a_move_never_answered_is_settled_at_the_reconnect() -> None:
+    start = start_state()
+    table, action = FakeTable(start), core.legal_actions(start)[0]
+    async with across_a_drop(table, DroppedLink(hang=True), lambda s: s.play(action)) as found:
+        seat, back, _ = found
+        assert seat.status is None  # not "sending…" for ever: the tester's report
+    assert len(requests(back, wire.Play)) == 1
+    assert table.actions == [action] and seat.actions == [action]
+
+
+async def test_a_move_lost_while_the_table_moved_on_is_not_played_and_the_player_is_told() -> None:
+    start = start_state()
+    mine, theirs = core.legal_actions(start)[:2]
+    table = FakeTable(start)
+
+    def play_then_the_table_moves_on(seat: RemoteSeat) -> None:
+        seat.play(mine)
+        table.actions.append(theirs)  # ann's seat was played elsewhere meanwhile
+
+    async with across_a_drop(table, DroppedLink(), play_then_the_table_moves_on) as found:
+        seat, back, heard = found
+    assert requests(back, wire.Play) == []
+    assert table.actions == [theirs] and seat.actions == [theirs]
+    problems = [u.problem for u in heard if u.problem]
+    assert problems and "table moved on" in problems[-1] and "not played" in problems[-1]
+    assert seat.status is None and seat.unsaved == 0
+
+
+async def test_a_move_the_server_kept_before_the_drop_counts_once() -> None:
+    start = start_state()
+    table, action = FakeTable(start), core.legal_actions(start)[0]
+    async with across_a_drop(table, DroppedLink(table), lambda s: s.play(action)) as found:
+        seat, back, heard = found
+    assert requests(back, wire.Play) == []
+    assert table.actions == [action] and seat.actions == [action]
+    assert not any(u.problem for u in heard)
+    assert any(u.note and "was played" in u.note for u in heard)
+    assert seat.status is None and seat.unsaved == 0
+
+
+async def test_an_undo_lost_with_the_connection_is_sent_again_at_the_same_position() -> None:
+    start = start_state()
+    mine = core.legal_actions(start)[0]
+    table = FakeTable(start, [mine])
+    async with across_a_drop(table, DroppedLink(), lambda s: s.undo()) as found:
+        seat, back, heard = found
+    assert [m.seq for m in requests(back, wire.Undo)] == [1]
+    assert table.actions == [] and seat.actions == []
+    assert not any(u.problem for u in heard)
+    assert seat.status is None
+
+
+async def test_an_undo_the_server_made_before_the_drop_is_not_sent_again() -> None:
+    start = start_state()
+    table = FakeTable(start, [core.legal_actions(start)[0]])
+    async with across_a_drop(table, DroppedLink(table), lambda s: s.undo()) as found:
+        seat, back, heard = found
+    assert requests(back, wire.Undo) == [] and table.actions == [] and seat.actions == []
+    assert not any(u.problem for u in heard) and seat.status is None
+
+
+async def test_a_chat_line_lost_while_the_table_moved_on_is_not_said_and_the_player_is_told() -> (
+    None
+):
+    start = start_state()
+    table = FakeTable(start)
+
+    def say_then_the_table_moves_on(seat: RemoteSeat) -> None:
+        seat.say("good luck")
+        table.actions.append(core.legal_actions(start)[0])
+
+    async with across_a_drop(table, DroppedLink(), say_then_the_table_moves_on) as found:
+        _, back, heard = found
+    assert requests(back, wire.Say) == [] and table.chat == []
+    problems = [u.problem for u in heard if u.problem]
+    assert problems and "table moved on" in problems[-1] and "good luck" in problems[-1]
+
+
+async def test_a_chat_line_lost_with_the_connection_is_said_once() -> None:
+    table = FakeTable(start_state())
+    async with across_a_drop(table, DroppedLink(), lambda s: s.say("good luck")) as found:
+        seat, back, heard = found
+    assert [line.text for line in seat.chat] == ["good luck"] == [x.text for x in table.chat]
+    assert len(requests(back, wire.Say)) == 1 and not any(u.problem for u in heard)
+
+
+async def test_a_chat_line_the_server_kept_before_the_drop_is_not_said_twice() -> None:
+    table = FakeTable(start_state())
+    async with across_a_drop(table, DroppedLink(table), lambda s: s.say("hi")) as found:
+        seat, back, heard = found
+    assert requests(back, wire.Say) == [] and [line.text for line in seat.chat] == ["hi"]
+    assert not any(u.problem for u in heard)
+
+
+async def test_a_hand_over_lost_with_the_connection_is_sent_again_at_the_same_position() -> None:
+    table = FakeTable(start_state())
+    async with across_a_drop(table, DroppedLink(), lambda s: s.hand_over("easy")) as found:
+        seat, back, heard = found
+    assert [m.level for m in requests(back, wire.HandOver)] == ["easy"]
+    assert seat.handed_to == "easy" == table.standin
+    assert not any(u.problem for u in heard) and seat.status is None
+
+
+async def test_a_hand_over_the_server_made_before_the_drop_is_not_sent_again() -> None:
+    table = FakeTable(start_state())
+    async with across_a_drop(table, DroppedLink(table), lambda s: s.hand_over("easy")) as found:
+        seat, back, heard = found
+    assert requests(back, wire.HandOver) == [] and seat.handed_to == "easy"
+    assert not any(u.problem for u in heard) and seat.status is None
