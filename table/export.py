@@ -38,7 +38,7 @@ def export_save(row: TableRow, states: Sequence[core.GameState]) -> bytes:
             s.name or "?",
             s.colour,
             "computer" if s.kind == "computer" else "human",
-            s.level if s.kind == "computer" else None,  # type: ignore[arg-type]
+            s.level if s.kind == "computer" else None,
         )
         for s in row.seats
     ]

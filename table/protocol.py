@@ -39,7 +39,7 @@ from table.seat import ChatLine as ChatLine  # the seat interface's type, sent a
 if TYPE_CHECKING:
     import asyncio
 
-VERSION: Final = 1
+VERSION: Final = 2
 """The protocol version; a server refuses a client speaking another one."""
 
 HEADER: Final = struct.Struct(">I")
@@ -100,7 +100,9 @@ class SeatInfo(msgspec.Struct, frozen=True):
     """A player's seat handed to a computer of this level (until they take it back)."""
 
 
-TableStatus = Literal["waiting", "playing", "over"]
+TableStatus = Literal["waiting", "playing", "over", "damaged"]
+"""``damaged``: the stored table cannot go on (``TableInfo.damaged`` says why); it can be
+watched and exported as far as it replays."""
 
 
 class TableInfo(msgspec.Struct, frozen=True):
@@ -120,6 +122,8 @@ class TableInfo(msgspec.Struct, frozen=True):
     wait: float = 300
     paused_until: float | None = None
     paused_by: str | None = None
+    damaged: str | None = None
+    """Why a damaged table cannot go on."""
 
 
 # ---------------------------------------------------------------- client → server
@@ -225,9 +229,8 @@ class Export(_Message, frozen=True, tag="export"):
     table: TableId
 
 
-ClientMessage = (
-    Hello
-    | ListTables
+Request = (
+    ListTables
     | CreateTable
     | Join
     | Watch
@@ -240,6 +243,8 @@ ClientMessage = (
     | Ladder
     | Export
 )
+"""What a client may ask once it has said hello (each carries a ``ref``)."""
+ClientMessage = Hello | Request
 
 
 # ---------------------------------------------------------------- server → client
@@ -345,11 +350,12 @@ _SERVER: msgspec.json.Decoder[ServerMessage] = msgspec.json.Decoder(ServerMessag
 class ProtocolError(Exception):
     """A frame that is not a message of this protocol; ``str`` says why, in words, and
     ``ref`` is the request's own when it could still be read (0 otherwise), so that the
-    refusal answers it."""
+    refusal answers it. ``fatal``: the connection cannot go on (the stream is out of step)."""
 
-    def __init__(self, reason: str, ref: int = 0) -> None:
+    def __init__(self, reason: str, ref: int = 0, *, fatal: bool = False) -> None:
         super().__init__(reason)
         self.ref = ref
+        self.fatal = fatal
 
 
 def frame(message: ClientMessage | ServerMessage) -> bytes:
@@ -362,15 +368,15 @@ def read_client(body: bytes) -> ClientMessage:
     """Decode a frame's body from a client; raises :class:`ProtocolError`."""
     try:
         return _CLIENT.decode(body)
-    except (msgspec.DecodeError, RecursionError) as exc:
-        raise ProtocolError(f"malformed request: {str(exc)[:120]}", _ref_of(body)) from None
+    except (msgspec.DecodeError, RecursionError, ValueError) as exc:  # ValueError: bad UTF-8
+        raise ProtocolError(f"malformed request: {_said(exc)}", _ref_of(body)) from None
 
 
 def _ref_of(body: bytes) -> int:
     """The ``ref`` of a request that did not decode as one, if it has a plausible one."""
     try:
         raw = msgspec.json.decode(body)
-    except (msgspec.DecodeError, RecursionError):
+    except (msgspec.DecodeError, RecursionError, ValueError):
         return 0
     ref = raw.get("ref") if isinstance(raw, dict) else None
     return ref if type(ref) is int and 0 < ref <= 2**31 else 0
@@ -380,8 +386,14 @@ def read_server(body: bytes) -> ServerMessage:
     """Decode a frame's body from the server; raises :class:`ProtocolError`."""
     try:
         return _SERVER.decode(body)
-    except (msgspec.DecodeError, RecursionError) as exc:
-        raise ProtocolError(f"malformed message from the server: {str(exc)[:120]}") from None
+    except (msgspec.DecodeError, RecursionError, ValueError) as exc:
+        raise ProtocolError(f"malformed message from the server: {_said(exc)}") from None
+
+
+def _said(exc: Exception) -> str:
+    """A decoding error in words, short and printable (it may quote the hostile input)."""
+    words = str(exc) or type(exc).__name__
+    return "".join(c if c.isprintable() else "?" for c in words)[:120]
 
 
 async def read_body(reader: asyncio.StreamReader, limit: int, what: str) -> bytes:

@@ -2,6 +2,10 @@
 
 One row per action, keyed ``(table, seq)``, so an action can never be stored twice or out
 of order; a table's game is its seed, its seats and its actions (the rules replay it).
+Tables are read one at a time: a table whose rows cannot be read (a damaged page, a bad
+action, an unknown colour, a gap in its actions) comes back with ``damaged`` saying why,
+and every other table is read as usual. Only a file that is not a store at all (or one
+of a newer schema) raises :class:`StoreError`.
 The file is in WAL mode with ``synchronous=FULL``: once :meth:`TableStore.commit` returns,
 the actions survive a kill -9 or a power cut. The schema is versioned by ``PRAGMA
 user_version``; :data:`MIGRATIONS` brings any older file up to date when it is opened.
@@ -18,12 +22,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 
 import core
 from table.ladder import Rating
+from table.protocol import Pace, SeatKind
 
 MIGRATIONS: Final[tuple[str, ...]] = (
     # 1: tables, seats, actions
@@ -91,6 +96,10 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (table_id, name, season)
     );
     """,
+    # 6: who created each table (per-player limits, and whose computers' turn it is)
+    """
+    ALTER TABLE tables ADD COLUMN creator TEXT;
+    """,
 )
 """Each entry brings the schema from version ``index`` to ``index + 1``."""
 
@@ -102,16 +111,20 @@ class StoreError(Exception):
     """The store file cannot be used (newer schema, not a database…); ``str`` says why."""
 
 
+class Damaged(Exception):
+    """A table's rows that cannot be a table; ``str`` says why, in words."""
+
+
 @dataclass
 class SeatRow:
     """A seat as stored: ``kind`` is ``player`` (``name`` set once someone sits),
     ``open`` (nobody yet: the first to join takes it, becoming ``player``) or ``computer``."""
 
-    kind: str
+    kind: SeatKind
     name: str | None
-    level: str | None
+    level: core.Level | None
     colour: core.Colour
-    standin: str | None = None
+    standin: core.Level | None = None
     """A ``player`` seat handed to a computer of this level, until taken back."""
 
 
@@ -127,7 +140,7 @@ class TableRow:
     seats: list[SeatRow]
     finished: float | None = None
     """When the game's result went into the ladder (None: not over, or not rated yet)."""
-    pace: str = "days"
+    pace: Pace = "days"
     wait: float = 300
     paused_until: float | None = None
     paused_by: str | None = None
@@ -135,6 +148,10 @@ class TableRow:
     """(player, season) of each pause taken."""
     actions: list[core.Action] = field(default_factory=list)
     chat: list[Chat] = field(default_factory=list)
+    creator: str | None = None
+    """Who created the table (None in a store older than schema 6)."""
+    damaged: str | None = None
+    """Why the stored rows cannot be read (the rows read before the fault are kept)."""
 
 
 @dataclass(frozen=True)
@@ -169,7 +186,7 @@ class StandIn:
 
     table: int
     seat: int
-    level: str | None
+    level: core.Level | None
 
 
 @dataclass(frozen=True)
@@ -236,7 +253,7 @@ class TableStore:
                 self.db.execute(f"PRAGMA user_version = {number + 1}")
                 self.db.execute("COMMIT")
             except BaseException:
-                self.db.execute("ROLLBACK")
+                self._rollback()
                 raise
 
     def close(self) -> None:
@@ -245,33 +262,67 @@ class TableStore:
     # ---------------------------------------------------------------- reading
 
     def tables(self) -> list[TableRow]:
-        """Every table with its seats and actions (the server holds them in memory)."""
-        rows: dict[int, TableRow] = {}
-        for (
-            table_id, title, seed, created, updated, finished, pace, wait, paused_until, paused_by
-        ) in self.db.execute(
-            "SELECT id, title, seed, created, updated, finished, pace, wait, paused_until, "
-            "paused_by FROM tables ORDER BY id"
-        ):  # fmt: skip
-            rows[table_id] = TableRow(
-                table_id, title, seed, created, updated, [], finished=finished, pace=pace,
-                wait=wait, paused_until=paused_until, paused_by=paused_by,
-            )  # fmt: skip
-        for table_id, name, season in self.db.execute("SELECT table_id, name, season FROM pauses"):
-            rows[table_id].pauses.add((name, season))
-        for table_id, kind, name, level, colour, standin in self.db.execute(
-            "SELECT table_id, kind, name, level, colour, standin FROM seats ORDER BY table_id, seat"
+        """Every table with its seats and actions (the server holds them in memory), each
+        read on its own: a table that cannot be read is returned with ``damaged`` set."""
+        try:
+            ids = [table_id for (table_id,) in self.db.execute("SELECT id FROM tables ORDER BY id")]
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: the list of tables cannot be read: {exc}") from None
+        return [self._table(table_id) for table_id in ids]
+
+    def _table(self, table_id: int) -> TableRow:
+        row = TableRow(table_id, "?", 0, 0.0, 0.0, [])
+        try:
+            self._read_table(row)
+        except (sqlite3.DatabaseError, msgspec.MsgspecError, Damaged, ValueError) as exc:
+            row.damaged = str(exc) or type(exc).__name__
+        return row
+
+    def _read_table(self, row: TableRow) -> None:
+        """Fill ``row`` from the store, raising at the first thing that is not right."""
+        (
+            row.title, row.seed, row.created, row.updated, row.finished, pace, row.wait,
+            row.paused_until, row.paused_by, row.creator,
+        ) = self.db.execute(
+            "SELECT title, seed, created, updated, finished, pace, wait, paused_until, "
+            "paused_by, creator FROM tables WHERE id = ?",
+            (row.id,),
+        ).fetchone()  # fmt: skip
+        row.pace = _known(pace, Pace, "pace")
+        query = "SELECT seat, kind, name, level, colour, standin FROM seats WHERE table_id = ?"
+        for seat, kind, name, level, colour, standin in self.db.execute(
+            query + " ORDER BY seat", (row.id,)
         ):
-            rows[table_id].seats.append(SeatRow(kind, name, level, core.Colour(colour), standin))
-        for table_id, blob in self.db.execute(
-            "SELECT table_id, action FROM actions ORDER BY table_id, seq"
+            if seat != len(row.seats):
+                raise Damaged(f"seat {len(row.seats) + 1} is missing")
+            row.seats.append(
+                SeatRow(
+                    _known(kind, SeatKind, "seat kind"),
+                    name,
+                    _known(level, core.Level, "level") if level is not None else None,
+                    _known(colour, core.Colour, "colour"),
+                    _known(standin, core.Level, "level") if standin is not None else None,
+                )
+            )
+        if not 2 <= len(row.seats) <= 4:
+            raise Damaged(f"{len(row.seats)} seats (a game has 2 to 4)")
+        for name, season in self.db.execute(
+            "SELECT name, season FROM pauses WHERE table_id = ?", (row.id,)
         ):
-            rows[table_id].actions.append(_ACTION_OF.decode(blob))
-        for table_id, at, name, spectator, text in self.db.execute(
-            "SELECT table_id, at, name, spectator, text FROM chat ORDER BY table_id, at"
+            row.pauses.add((name, season))
+        for at, name, spectator, text in self.db.execute(
+            "SELECT at, name, spectator, text FROM chat WHERE table_id = ? ORDER BY at", (row.id,)
         ):
-            rows[table_id].chat.append(Chat(table_id, at, name, text, bool(spectator)))
-        return list(rows.values())
+            row.chat.append(Chat(row.id, at, name, text, bool(spectator)))
+        for seq, blob in self.db.execute(
+            "SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq", (row.id,)
+        ):
+            if seq != len(row.actions):
+                raise Damaged(f"action {len(row.actions) + 1} is missing")
+            try:
+                row.actions.append(_ACTION_OF.decode(blob))
+            except msgspec.MsgspecError as exc:
+                raise Damaged(f"action {seq + 1} cannot be read: {exc}") from None
 
     def ratings(self) -> dict[str, Rating]:
         """The ladder as stored."""
@@ -285,16 +336,22 @@ class TableStore:
     # ---------------------------------------------------------------- writing
 
     def create(
-        self, title: str, seed: int, seats: Sequence[SeatRow], pace: str = "days", wait: float = 300
+        self,
+        title: str,
+        seed: int,
+        seats: Sequence[SeatRow],
+        pace: Pace = "days",
+        wait: float = 300,
+        creator: str | None = None,
     ) -> TableRow:
         """A new table, committed."""
         now = time.time()
         self.db.execute("BEGIN IMMEDIATE")
         try:
             cursor = self.db.execute(
-                "INSERT INTO tables (title, seed, created, updated, pace, wait) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (title, seed, now, now, pace, wait),
+                "INSERT INTO tables (title, seed, created, updated, pace, wait, creator) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (title, seed, now, now, pace, wait, creator),
             )
             table_id = cursor.lastrowid
             assert table_id is not None
@@ -308,9 +365,11 @@ class TableStore:
             )
             self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            self._rollback()
             raise
-        return TableRow(table_id, title, seed, now, now, list(seats), pace=pace, wait=wait)
+        return TableRow(
+            table_id, title, seed, now, now, list(seats), pace=pace, wait=wait, creator=creator
+        )
 
     def commit(self, changes: Sequence[Change]) -> None:
         """Apply ``changes`` in one transaction: all of them are durable when this returns,
@@ -362,13 +421,32 @@ class TableStore:
                         (change.level, change.table, change.seat),
                     )
                 else:
-                    self.db.execute(
+                    sat = self.db.execute(
                         "UPDATE seats SET kind = 'player', name = ? "
                         "WHERE table_id = ? AND seat = ? AND kind = 'open'",
                         (change.name, change.table, change.seat),
                     )
+                    if sat.rowcount != 1:
+                        raise StoreError(
+                            f"seat {change.seat + 1} of table {change.table} is not open"
+                        )
                 self.db.execute("UPDATE tables SET updated = ? WHERE id = ?", (now, change.table))
             self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            self._rollback()
             raise
+
+    def _rollback(self) -> None:
+        """Undo a transaction that failed, if SQLite has not already (it has after a full
+        disk or an I/O error: a ROLLBACK then would hide the real cause behind "cannot
+        rollback - no transaction is active")."""
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+
+
+def _known(value: object, kind: Any, what: str) -> Any:
+    """``value`` as a ``kind`` (a literal type or an enum); raises :class:`Damaged`."""
+    try:
+        return msgspec.convert(value, kind)
+    except msgspec.ValidationError:
+        raise Damaged(f"{what} {value!r} is unknown") from None

@@ -1,0 +1,164 @@
+"""``mykerinos serve``: the table server's command line, its start and its stop.
+
+Start: take the store's lock (one server per store, whatever its socket), open the
+store (a table that cannot be read is set aside as damaged; only a file that is not a
+store stops the start), start the computer players, then listen under a temporary name
+and rename into place, so a client never finds a socket that refuses it. Stop (SIGTERM,
+SIGINT): tell every client, close, exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import fcntl
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from table.server.computers import Computers
+from table.server.hub import Hub, Limits, fit_to_descriptors
+from table.server.journal import log, log_once
+from table.server.writer import Writer
+from table.store import StoreError, TableStore
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="mykerinos serve", description="Run the Mykerinos table server."
+    )
+    parser.add_argument("--socket", metavar="PATH", help="the Unix socket to listen on")
+    parser.add_argument("--db", metavar="PATH", help="the store (an SQLite file)")
+    parser.add_argument(
+        "--trust-account", metavar="LOGIN", action="append", default=[],
+        help="a shared game account whose clients name their players (repeatable)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes for hard computer players (default 1)"
+    )
+    parser.add_argument(
+        "--max-tables", type=int, default=Limits.open_tables, metavar="N",
+        help=f"tables not yet over that one player may create (default {Limits.open_tables})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-connections", type=int, default=Limits.connections, metavar="N",
+        help=f"connections one player may hold (default {Limits.connections})",
+    )  # fmt: skip
+    # Tests only: each commit sleeps this long first, so that requests interleave.
+    parser.add_argument("--commit-delay", type=float, default=0.0, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def default_db() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("mykerinos", appauthor=False)) / "tables.db"
+
+
+class StoreLocked(Exception):
+    """Another server holds the store; ``str`` names it."""
+
+
+def hold_store(db: Path) -> IO[str]:
+    """The store's lock, held until the returned file is closed (the process's end,
+    kill -9 included): ``tables.db.lock`` beside the store, with the holder's pid."""
+    db.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    lock = open(db.with_name(db.name + ".lock"), "a+")  # noqa: SIM115 - held for the server's life
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.seek(0)
+        holder = lock.read().strip() or "unknown"
+        lock.close()
+        raise StoreLocked(f"another server (pid {holder}) already uses the store {db}") from None
+    lock.truncate(0)
+    lock.write(f"{os.getpid()}\n")
+    lock.flush()
+    return lock
+
+
+async def serve(args: argparse.Namespace) -> int:
+    from table.address import socket_path
+
+    path = socket_path(args.socket)
+    db = Path(args.db) if args.db else default_db()
+    try:
+        lock = hold_store(db)
+    except (StoreLocked, OSError) as exc:
+        print(f"mykerinos serve: {exc}", file=sys.stderr)
+        return 1
+    with lock:
+        try:
+            store = TableStore(db)
+            rows, ratings = store.tables(), store.ratings()
+        except (StoreError, OSError) as exc:
+            print(f"mykerinos serve: {exc}", file=sys.stderr)
+            return 1
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if path.exists():
+            if await _answers(path):
+                print(f"mykerinos serve: a server already listens on {path}", file=sys.stderr)
+                return 1
+            path.unlink()  # left by a server that was killed
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(_quiet)
+        computers = Computers(max(1, args.workers))
+        writer = Writer(store, args.commit_delay)
+        limits = fit_to_descriptors(Limits(args.max_connections, args.max_tables))
+        hub = Hub(rows, writer, ratings, args.trust_account, computers, limits)
+        try:
+            return await _listen(hub, path, store)
+        finally:
+            computers.close()
+            writer.close()
+            store.close()
+
+
+async def _listen(hub: Hub, path: Path, store: TableStore) -> int:
+    # Listen under a temporary name, then rename: the socket appears only once it
+    # accepts, so a client that finds it is never refused by a server still starting.
+    starting = path.with_name(f".{path.name}.{os.getpid()}")
+    starting.unlink(missing_ok=True)
+    listening = await asyncio.start_unix_server(hub.connected, str(starting), limit=2**17)
+    os.replace(starting, path)
+    log(f"serving {len(hub.rooms)} tables on {path} (store {store.path})")
+    await hub.begin()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stop.set)
+    await stop.wait()
+    log("stopping")
+    listening.close()
+    path.unlink(missing_ok=True)
+    await hub.stop("the table server is stopping; this terminal reconnects when it is back")
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(listening.wait_closed(), 2)
+    return 0
+
+
+def _quiet(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The event loop's own errors in one line, at most once a minute for each kind (the
+    descriptor limit reached makes asyncio report every accept it puts off)."""
+    message = str(context.get("message", "event loop error"))
+    error = context.get("exception")
+    log_once(message, f"{message}: {error!r}" if error is not None else message)
+
+
+async def _answers(path: Path) -> bool:
+    try:
+        _reader, writer = await asyncio.open_unix_connection(str(path))
+    except OSError:
+        return False
+    writer.close()
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return asyncio.run(serve(parse_args(argv)))
+    except KeyboardInterrupt:
+        return 0

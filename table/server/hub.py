@@ -1,0 +1,408 @@
+"""The hub: connections, who they are, and which room each request goes to.
+
+A connection says hello, is granted a player's name (:func:`grant`, from the socket's
+peer credentials) and then sends requests, each answered by its ``ref``. The hub owns
+what is shared by every table: the rooms, the writer, the computer players, the ladder,
+and the limits that keep one player from starving the others (connections and open
+tables per player, a deadline on every request once its first byte arrived). Everything
+that changes a table is the room's (:mod:`table.server.room`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import pwd
+import secrets
+import socket
+import struct
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import assert_never
+
+from table import ladder
+from table import protocol as wire
+from table.server import rules
+from table.server.computers import Computers
+from table.server.journal import log, log_once
+from table.server.room import Room
+from table.server.rules import Refusal
+from table.server.writer import Writer
+from table.store import Finished, TableRow
+
+HELLO_WITHIN = 10.0
+"""Seconds a new connection has to say hello."""
+REQUEST_WITHIN = 10.0
+"""Seconds a request may take to arrive once its first byte has: a connection that holds
+a half-sent request longer is closed."""
+SEND_LIMIT = 1024 * 1024
+"""Bytes waiting to be sent to one client before it counts as not reading: it is dropped."""
+MAX_TABLES_LISTED = 500
+"""Tables in one lobby answer: the player's own first, then the most recent."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one player may hold at once (see ``docs/table-server.md``)."""
+
+    connections: int = 16
+    """Connections per player (terminals, status checks, doors' sessions)."""
+    open_tables: int = 20
+    """Tables a player created that are not over yet."""
+    connections_in_all: int = 900
+    """Connections in all (kept under the descriptor limit: see :func:`fit_to_descriptors`)."""
+
+
+@dataclass(eq=False)
+class Client:
+    """One connection after its hello."""
+
+    player: str
+    writer: asyncio.StreamWriter
+    rooms: set[Room] = field(default_factory=set)
+
+    def send(self, message: wire.ServerMessage) -> bool:
+        """Queue ``message``; a client whose backlog is over :data:`SEND_LIMIT` is dropped
+        (False), never buffered without bound."""
+        if self.writer.is_closing():
+            return False
+        if self.writer.transport.get_write_buffer_size() > SEND_LIMIT:
+            log(f"{self.player}: not reading, dropped")
+            self.writer.transport.abort()
+            return False
+        self.writer.write(wire.frame(message))
+        return True
+
+
+class Hub:
+    """The server's shared part (see the module docstring)."""
+
+    def __init__(
+        self,
+        rows: Iterable[TableRow],
+        writer: Writer,
+        ratings: dict[str, ladder.Rating],
+        trusted: Sequence[str] = (),
+        computers: Computers | None = None,
+        limits: Limits = Limits(),
+    ) -> None:
+        self.writer = writer
+        self.ratings = ratings
+        self.trusted = frozenset(trusted)
+        self.computers = computers
+        self.limits = limits
+        self.rooms: dict[int, Room] = {}
+        for row in rows:
+            room = self._room(row)
+            if room.damaged:
+                log(f"table {row.id} is damaged and read-only: {room.damaged}")
+        self.clients: set[Client] = set()
+        self.connections: Counter[str] = Counter()
+        self.handlers: set[asyncio.Task[None]] = set()
+        self._thinking: set[int] = set()
+        self._ladder = asyncio.Lock()
+
+    def _room(self, row: TableRow) -> Room:
+        room = Room(row, self.writer.commit, rate=self.rate)
+        self.rooms[row.id] = room
+        return room
+
+    async def begin(self) -> None:
+        """After a start: rate the games over but not rated (the server stopped between),
+        and let the computers whose turn it is decide."""
+        for room in sorted(self.rooms.values(), key=lambda r: r.row.updated):
+            if room.over and room.row.finished is None:
+                await room.finish()
+            self.computers_play(room)
+
+    # ---------------------------------------------------------------- connections
+
+    async def connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Serve one connection until it ends (the task ends quietly whatever happens)."""
+        task = asyncio.current_task()
+        if task is not None:
+            self.handlers.add(task)
+            task.add_done_callback(self.handlers.discard)
+        login = peer_login(writer)
+        client: Client | None = None
+        try:
+            if sum(self.connections.values()) >= self.limits.connections_in_all:
+                log_once("full", f"login {login} refused: {self.limits.connections_in_all} "
+                                 "connections already")  # fmt: skip
+                raise Refusal("the server has as many players as it can take: try again later")
+            hello = await asyncio.wait_for(read_request(reader), HELLO_WITHIN)
+            if not isinstance(hello, wire.Hello):
+                raise wire.ProtocolError("the first message must be a hello")
+            player = self.grant(login, hello)
+            if self.connections[player] >= self.limits.connections:
+                raise Refusal(
+                    f"{player} has {self.connections[player]} connections to this server "
+                    "already: close one first"
+                )
+            client = Client(player, writer)
+            self.clients.add(client)
+            self.connections[player] += 1
+            client.send(wire.Welcome(wire.VERSION, player))
+            log(f"{player} connected (login {login})")
+            await self.serve(client, reader)
+        except Refusal as exc:
+            writer.write(wire.frame(wire.Error(0, str(exc))))
+            log_once(f"refused {login}", f"login {login} refused: {exc}")
+        except wire.ProtocolError as exc:
+            writer.write(wire.frame(wire.Error(exc.ref, str(exc))))
+            log_once(f"closed {login}", f"login {login}: closed, {exc}")
+        except (TimeoutError, asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        except asyncio.CancelledError:
+            pass  # the server is stopping
+        finally:
+            if client is not None:
+                self.gone(client)
+            with contextlib.suppress(OSError, ConnectionError, RuntimeError):
+                writer.close()
+
+    async def serve(self, client: Client, reader: asyncio.StreamReader) -> None:
+        """Answer ``client``'s requests, one after another, until it goes."""
+        while True:
+            try:
+                message = await read_request(reader)
+            except wire.ProtocolError as exc:
+                if exc.fatal:
+                    raise
+                client.send(wire.Error(exc.ref, str(exc)))
+                continue
+            await self.handle(client, message)
+
+    def grant(self, login: str, hello: wire.Hello) -> str:
+        """The name a connection plays as (raises :class:`Refusal` saying why not)."""
+        if hello.version != wire.VERSION:
+            raise Refusal(
+                f"this server speaks protocol {wire.VERSION}, this mykerinos "
+                f"{hello.version}: update mykerinos to play here"
+            )
+        if hello.player is None or hello.player == login:
+            return login
+        if login in self.trusted:
+            return rules.checked_name(hello.player)
+        raise Refusal(
+            f"login {login!r} plays as {login!r}, not {hello.player!r} "
+            "(only a trusted shared account names its players)"
+        )
+
+    def gone(self, client: Client) -> None:
+        for room in list(client.rooms):
+            room.leave(client)
+        self.clients.discard(client)
+        self.connections[client.player] -= 1
+        if self.connections[client.player] <= 0:
+            del self.connections[client.player]
+        log(f"{client.player} disconnected")
+
+    async def stop(self, reason: str) -> None:
+        """Tell every client why the server stops, then close their connections."""
+        for client in list(self.clients):
+            client.send(wire.Error(0, reason))
+            with contextlib.suppress(OSError, ConnectionError, RuntimeError):
+                client.writer.close()
+        for task in list(self.handlers):
+            task.cancel()
+        if self.handlers:
+            await asyncio.wait(list(self.handlers), timeout=2)
+
+    # ---------------------------------------------------------------- requests
+
+    async def handle(self, client: Client, message: wire.ClientMessage) -> None:
+        """Answer one request; a refusal or a failure answers it with an error, and the
+        connection and every table carry on."""
+        if isinstance(message, wire.Hello):
+            client.send(wire.Error(0, "hello was already said"))
+            return
+        try:
+            await self.dispatch(client, message)
+        except Refusal as exc:
+            client.send(wire.Error(message.ref, str(exc), getattr(message, "table", None)))
+        except Exception as exc:  # a bug: this request fails, the connection and tables stay
+            log(f"{client.player}: {type(message).__name__} failed: {exc!r}")
+            client.send(wire.Error(message.ref, "the server failed on this request; it is logged"))
+
+    async def dispatch(self, client: Client, message: wire.Request) -> None:
+        ref = message.ref
+        match message:
+            case wire.ListTables():
+                client.send(wire.Lobby(ref, self.lobby(client.player)))
+            case wire.CreateTable():
+                await self.create(client, message)
+            case wire.Join() | wire.Watch():
+                room = self.room(message.table)
+                seat = message.seat if isinstance(message, wire.Join) else None
+                await room.enter(client, ref, isinstance(message, wire.Watch), seat)
+                client.rooms.add(room)
+                self.computers_play(room)
+            case wire.Play():
+                room = self.room(message.table)
+                await room.play(client, ref, message.seq, message.action)
+                self.computers_play(room)
+            case wire.Undo():
+                await self.room(message.table).undo(client, ref, message.seq)
+            case wire.Say():
+                await self.room(message.table).say(client, ref, message.text)
+            case wire.Pause():
+                room = self.room(message.table)
+                until = await room.pause(client, ref, message.minutes)
+                delay = max(0.0, until - room.clock()) + 0.05
+                asyncio.get_running_loop().call_later(delay, self.computers_play, room)
+            case wire.HandOver():
+                room = self.room(message.table)
+                await room.hand_over(client, ref, message.level, message.seat)
+                self.computers_play(room)
+            case wire.Leave():
+                room = self.room(message.table)
+                room.leave(client)
+                client.rooms.discard(room)
+                client.send(wire.Lobby(ref, ()))
+            case wire.Ladder():
+                rows = tuple(
+                    wire.Standing(r.name, r.mu, r.sigma, r.games, r.wins)
+                    for r in ladder.ranked(self.ratings)
+                )
+                client.send(wire.Standings(ref, rows))
+            case wire.Export():
+                client.send(wire.Exported(ref, self.room(message.table).export()))
+            case _:
+                assert_never(message)
+
+    def room(self, table_id: int) -> Room:
+        room = self.rooms.get(table_id)
+        if room is None:
+            raise Refusal(f"there is no table {table_id}")
+        return room
+
+    def lobby(self, player: str) -> tuple[wire.TableInfo, ...]:
+        """The tables: the player's own (sitting, or kept for them) first, then the most
+        recent others, capped; so another player's flood never hides a player's tables."""
+
+        def order(room: Room) -> tuple[bool, float]:
+            mine = any(s.name == player for s in room.row.seats)
+            return (not mine, -room.row.updated)
+
+        listed = sorted(self.rooms.values(), key=order)[:MAX_TABLES_LISTED]
+        return tuple(room.info() for room in listed)
+
+    async def create(self, client: Client, message: wire.CreateTable) -> None:
+        rows = rules.seat_rows(message.seats)
+        title = rules.table_title(message.title, rows)
+        open_tables = sum(
+            1 for r in self.rooms.values()
+            if r.owner == client.player and not r.over and r.damaged is None
+        )  # fmt: skip
+        rules.check_creator(client.player, rows, open_tables, self.limits.open_tables)
+        row = await self.writer.run(
+            self.writer.store.create, title, secrets.randbelow(2**53), rows,
+            message.pace, message.wait, client.player,
+        )  # fmt: skip
+        room = self._room(row)
+        log(f"{client.player} created table {row.id} ({title!a})")
+        client.send(wire.Lobby(message.ref, (room.info(),)))  # the creator then joins
+        self.computers_play(room)
+
+    # ---------------------------------------------------------------- the ladder
+
+    async def rate(self, room: Room) -> None:
+        """Put a finished game's result into the ladder, once, one game at a time."""
+        async with self._ladder:
+            state = room.state
+            if room.row.finished is not None or state is None:
+                return
+            names = [
+                ladder.computer_name(s.level or "normal") if s.kind == "computer" else s.name or "?"
+                for s in room.row.seats
+            ]
+            ratings = ladder.rate([ladder.result(names, state)], self.ratings)
+            now = room.clock()
+            players = tuple(ratings[name] for name in dict.fromkeys(names))
+            try:
+                await self.writer.commit(Finished(room.id, now, players))
+            except Exception as exc:  # rated at the next start instead
+                log(f"table {room.id}: the result could not be stored: {exc}")
+                return
+            self.ratings, room.row.finished = ratings, now
+            log(f"table {room.id} is over")
+
+    # ---------------------------------------------------------------- computers
+
+    def computers_play(self, room: Room) -> None:
+        """Start a computer's decision if one is due at ``room`` (one at a time a table)."""
+        if self.computers is None or room.id in self._thinking or room.computer_due() is None:
+            return
+        self._thinking.add(room.id)
+        asyncio.get_running_loop().create_task(self._computer_turn(room))
+
+    async def _computer_turn(self, room: Room) -> None:
+        assert self.computers is not None
+        moved = False
+        try:
+            due = room.computer_due()
+            if due is not None:
+                seat, level, seq, public = due
+                seed = room.row.seed * 8 + seat + seq
+                action = await self.computers.decide(room.owner, level, seed, public)
+                moved = await room.computer_moved(seat, seq, action)
+        except Refusal as exc:
+            log(f"table {room.id}: the computer's move was refused: {exc}")
+        except Exception as exc:
+            log(f"table {room.id}: the computer failed: {exc!r}")
+        finally:
+            self._thinking.discard(room.id)
+        if moved or room.computer_due() is not None:
+            self.computers_play(room)
+
+
+async def read_request(reader: asyncio.StreamReader) -> wire.ClientMessage:
+    """The next request: waits as long as it takes for its first byte, then at most
+    :data:`REQUEST_WITHIN` seconds for the rest (a fatal :class:`wire.ProtocolError`)."""
+    first = await reader.readexactly(1)
+    try:
+        async with asyncio.timeout(REQUEST_WITHIN):
+            rest = await reader.readexactly(wire.HEADER.size - 1)
+            (size,) = wire.HEADER.unpack(first + rest)
+            if size > wire.MAX_REQUEST:
+                raise wire.ProtocolError(f"a request of {size} bytes is too long", fatal=True)
+            body = await reader.readexactly(size)
+    except TimeoutError:
+        raise wire.ProtocolError(
+            f"a request took more than {REQUEST_WITHIN:.0f} s to arrive", fatal=True
+        ) from None
+    return wire.read_client(body)
+
+
+def peer_login(writer: asyncio.StreamWriter) -> str:
+    """The login behind a Unix socket connection, from its peer credentials; a uid with no
+    account is ``uid-<uid>`` (so two such uids are never one player)."""
+    sock = writer.get_extra_info("socket")
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    except (OSError, AttributeError):
+        return "uid-unknown"
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid-{uid}"
+
+
+def fit_to_descriptors(limits: Limits) -> Limits:
+    """``limits`` with as many connections in all as the descriptor limit leaves room
+    for (the soft limit is first raised to the hard one), keeping 64 for the store, the
+    workers and the logs."""
+    import resource
+    from dataclasses import replace
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        wanted = min(hard, 65536) if hard != resource.RLIM_INFINITY else 65536
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    room_for = max(16, soft - 64)
+    return replace(limits, connections_in_all=min(limits.connections_in_all, room_for))
