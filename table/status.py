@@ -20,7 +20,7 @@ import socket
 import struct
 import sys
 
-VERSION = 1
+VERSION = 2
 """``table.protocol.VERSION``."""
 TIMEOUT = 2.0
 """Seconds the server has to answer."""
