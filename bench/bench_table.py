@@ -42,7 +42,6 @@ import core  # noqa: E402 - after the path, like the other benches
 from core.ai import make_bot  # noqa: E402
 from table import protocol as wire  # noqa: E402
 from table.connection import Connection, connect  # noqa: E402
-from table.remote import replay  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 NAMES = ["ann", "ben", "cleo", "dan"]
@@ -97,7 +96,7 @@ class Player:
     def take(self, snapshot: wire.Snapshot) -> None:
         self.table, self.seats = snapshot.table.id, snapshot.seats_here
         self.actions = list(snapshot.actions)
-        self.states = replay(snapshot.start, snapshot.actions)
+        self.states = core.replay(snapshot.start, snapshot.actions)
 
     def hear(self, message: wire.ServerMessage) -> None:
         if isinstance(message, wire.Played) and message.seq == len(self.actions):

@@ -180,14 +180,6 @@ class TableDirectory:
             await self.link.close()
 
 
-def replay(start: core.GameState, actions: Sequence[core.Action]) -> list[core.GameState]:
-    """The public states of a table's history: ``start`` then one after each action."""
-    states = [start]
-    for action in actions:
-        states.append(core.apply_action(states[-1], action))
-    return states
-
-
 def away_words(seat: wire.SeatInfo) -> str | None:
     if seat.present or seat.computer or seat.name is None:
         return None
@@ -259,7 +251,7 @@ class RemoteSeat:
         self.info = snapshot.table
         self.seats_here = frozenset(snapshot.seats_here)
         self.actions = list(snapshot.actions)
-        self.states = replay(snapshot.start, snapshot.actions)
+        self.states = core.replay(snapshot.start, snapshot.actions)
 
     # ---------------------------------------------------------------- what it shows
 

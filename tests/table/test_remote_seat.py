@@ -22,7 +22,7 @@ import core
 from core.public import public_view
 from table import protocol as wire
 from table import remote
-from table.remote import RemoteSeat, replay
+from table.remote import RemoteSeat
 from table.seat import SeatError, Update
 
 TABLE = 7
@@ -215,7 +215,7 @@ class FakeTable:
         if isinstance(message, wire.Play):
             if message.seq != len(self.actions):
                 return wire.Error(message.ref, "someone played meanwhile: look again")
-            before = replay(self.start, self.actions)[-1]
+            before = core.replay(self.start, self.actions)[-1]
             self.actions.append(message.action)
             return played(before, message.seq, message.action, message.ref)
         if isinstance(message, wire.Undo):

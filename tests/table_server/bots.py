@@ -15,7 +15,6 @@ import msgspec
 import core
 from table import protocol as wire
 from table.connection import Connection, connect
-from table.remote import replay
 
 WAIT = 30.0
 """Seconds any one answer may take before a test fails (a hang bound)."""
@@ -52,7 +51,7 @@ class Bot:
     def take(self, snapshot: wire.Snapshot) -> None:
         self.table, self.seats = snapshot.table.id, snapshot.seats_here
         self.actions = list(snapshot.actions)
-        self.states = replay(snapshot.start, snapshot.actions)
+        self.states = core.replay(snapshot.start, snapshot.actions)
 
     @property
     def state(self) -> core.GameState:

@@ -14,11 +14,9 @@ import pytest
 from msgspec.structs import replace
 
 import core
-from core.public import public_view
+from core.public import public_start, public_view
 from table import protocol as wire
 from table.connection import Refused, connect
-from core.public import public_start
-from table.remote import replay
 from table.store import TableStore
 from tests.table_server.bots import WAIT, Bot, catch_up, create, encoded, play_to_the_end
 from tests.table_server.process import Server
@@ -224,7 +222,7 @@ def test_public_start_replays_to_the_public_view_of_every_position() -> None:
         for cut in range(0, len(real), 7):
             start = public_start(real[0], real[cut])
             assert start.seed == 0
-            seen = replay(start, actions[:cut])
+            seen = core.replay(start, actions[:cut])
             assert seen[-1] == public_view(real[cut])
             for mine, theirs in zip(seen, real, strict=False):
                 assert replace(mine, deck=()) == replace(theirs, deck=(), seed=0)
