@@ -29,3 +29,10 @@ def test_your_turn_first_then_yours_then_free_seats_then_the_rest() -> None:
 
 def test_ages_are_one_short_word() -> None:
     assert [age(0, t) for t in (5, 61, 3 * 3600 + 5, 2 * 86400)] == ["now", "1m", "3h", "2d"]
+
+
+def test_a_damaged_table_is_listed_last_as_damaged_even_where_you_sit() -> None:
+    damaged = table(6, "damaged", 0, ["ann", "ben"], updated=99)
+    mine = table(7, "playing", 1, ["ann", "ben"], updated=1)
+    assert [t.id for t in order((damaged, mine), "ann")] == [7, 6]
+    assert status_words(damaged, "ann") == "damaged"

@@ -57,11 +57,11 @@ def order(tables: tuple[TableInfo, ...], player: str) -> list[TableInfo]:
     def rank(info: TableInfo) -> tuple[int, float]:
         if is_my_turn(info, player):
             group = 0
-        elif my_seat(info, player) is not None and info.status != "over":
+        elif my_seat(info, player) is not None and info.status not in ("over", "damaged"):
             group = 1
         elif free_seat(info) is not None:
             group = 2
-        elif info.status != "over":
+        elif info.status not in ("over", "damaged"):
             group = 3
         else:
             group = 4
@@ -90,8 +90,8 @@ def players_cell(info: TableInfo) -> Text:
 
 
 def status_words(info: TableInfo, player: str) -> str:
-    if info.status == "over":
-        return "over"
+    if info.status in ("over", "damaged"):
+        return info.status
     if info.status == "waiting":
         return f"waiting for {sum(1 for s in info.seats if s.name is None)}"
     if is_my_turn(info, player):
@@ -209,6 +209,11 @@ class LobbyScreen(Screen[None]):
         player = self.directory.player
         if info is None:
             self._say("No tables yet. c: create one (choose who sits where).")
+        elif info.status == "damaged":
+            self._say(
+                f"{info.title}: damaged in the server's store ({info.damaged}). "
+                "Enter: replay it as far as it goes."
+            )
         elif info.status == "waiting" and my_seat(info, player) is not None:
             free = sum(1 for s in info.seats if s.name is None)
             self._say(f"{info.title}: your table; it starts when {free} more player(s) join.")
@@ -230,7 +235,7 @@ class LobbyScreen(Screen[None]):
         info = self.selected
         if info is None:
             return
-        if info.status == "over":
+        if info.status in ("over", "damaged"):
             self._replay(info.id)
             return
         seated = my_seat(info, self.directory.player) is not None or free_seat(info) is not None
