@@ -191,12 +191,14 @@ class MykerinosApp(App[None]):
 
     @work(exclusive=True, group="tables")
     async def _find_tables(self) -> None:
-        """Reach the table server; its lobby when it answers, the local game otherwise."""
+        """Reach the table server; its lobby when it answers, the local game otherwise.
+        Everything the server says is read through :mod:`tui.server_text`."""
         from table.remote import TableUnavailable
+        from tui.server_text import shown_server
 
         assert self.server is not None
         try:
-            self.directory = await self.server.directory(self.keep_export)
+            self.directory = await shown_server(self.server).directory(self.keep_export)
         except TableUnavailable as exc:
             self.notify(str(exc), title="Playing on this machine", timeout=6)
             self.start_local()
@@ -239,7 +241,7 @@ class MykerinosApp(App[None]):
         from tui import notices
 
         settings = notices.load()
-        words = f"It is your turn at the table {title!r}."
+        words = f"It is your turn at the table “{title}”."  # shown already: no repr
         if settings.line:
             self.notify(words, title="Your turn", timeout=15)
         if settings.bell:

@@ -46,6 +46,7 @@ class LadderScreen(Screen[None]):
             "Ratings by OpenSkill (Plackett-Luce), one update per finished game of 2-4 "
             "players; computers are rated as their level.",
             id="ladder-note",
+            markup=False,  # it may show the server's refusal, which may hold a "[/]"
         )
         yield KeysBar()
 
