@@ -118,6 +118,10 @@ async def serve(args: argparse.Namespace) -> int:
 
 
 async def _listen(hub: Hub, path: Path, store: TableStore) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stop.set)
     # Listen under a temporary name, then rename: the socket appears only once it
     # accepts, so a client that finds it is never refused by a server still starting.
     starting = path.with_name(f".{path.name}.{os.getpid()}")
@@ -126,10 +130,6 @@ async def _listen(hub: Hub, path: Path, store: TableStore) -> int:
     os.replace(starting, path)
     log(f"serving {len(hub.rooms)} tables on {path} (store {store.path})")
     await hub.begin()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for number in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(number, stop.set)
     await stop.wait()
     log("stopping")
     listening.close()

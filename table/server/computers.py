@@ -91,6 +91,7 @@ class Lane:
         self.served: dict[str, int] = {}
         """When each owner was last served (a counter): the least recent goes first."""
         self._turns = itertools.count()
+        self.closed = False
         self.pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -142,7 +143,7 @@ class Lane:
         self.free += 1
         if done is not None and not done.cancelled():
             error = done.exception()
-        if isinstance(error, BrokenProcessPool):
+        if isinstance(error, BrokenProcessPool) and not self.closed:
             log(f"a {self.name} computer-player worker died; starting new ones")
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = self._new_pool()
@@ -156,6 +157,7 @@ class Lane:
         self._start_next()
 
     def close(self) -> None:
+        self.closed = True
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
