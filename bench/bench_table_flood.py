@@ -43,6 +43,7 @@ import asyncio
 import contextlib
 import getpass
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -122,6 +123,33 @@ QUICK = Plan(
 def reason(exc: BaseException) -> str:
     """An error in a few words, for counting alike errors together."""
     return f"{type(exc).__name__}: {exc}"[:100] if str(exc) else type(exc).__name__
+
+
+class Tally:
+    """Reasons counted together when they differ only in their numbers ("you have 21
+    tables" and "you have 22 tables"), each shown by its first example."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.examples: dict[str, str] = {}
+
+    def add(self, reason: str) -> None:
+        key = re.sub(r"\d+(\.\d+)?", "#", reason)
+        self.counts[key] += 1
+        self.examples.setdefault(key, reason)
+
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def common(self) -> list[tuple[int, str]]:
+        """(count, first example), the most frequent first."""
+        return [(n, self.examples[key]) for key, n in self.counts.most_common()]
+
+    def describe(self, shown: int = 3) -> str:
+        common = self.common()
+        words = "; ".join(f"{n} × {example}" for n, example in common[:shown])
+        more = len(common) - shown
+        return words + (f"; and {more} other reasons" if more > 0 else "")
 
 
 async def ask(connection: Connection, message: wire.ClientMessage) -> wire.ServerMessage:
@@ -207,7 +235,7 @@ class VictimFigures:
     awaited: list[float] = field(default_factory=list)
     """Computer replies still missing at the end: how long they had been awaited."""
     tables: int = 0
-    errors: Counter[str] = field(default_factory=Counter)
+    errors: Tally = field(default_factory=Tally)
 
 
 class Refusal(Exception):
@@ -327,7 +355,7 @@ async def victim(
         try:
             players = await sit_victims(socket, computer)
         except Exception as exc:
-            figures.errors[f"sitting down: {reason(exc)}"] += 1
+            figures.errors.add(f"sitting down: {reason(exc)}")
             await asyncio.sleep(0.5)
             continue
         figures.tables += 1
@@ -336,7 +364,7 @@ async def victim(
         try:
             await play_victims(players, plan, pool, stop, figures)
         except Exception as exc:
-            figures.errors[f"playing: {reason(exc)}"] += 1
+            figures.errors.add(f"playing: {reason(exc)}")
         finally:
             for task in listeners:
                 task.cancel()
@@ -351,13 +379,15 @@ class Flood:
 
     def __init__(self, socket: Path, plan: Plan) -> None:
         self.socket, self.plan = socket, plan
-        self.refused: defaultdict[str, Counter[str]] = defaultdict(Counter)
-        self.errors: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self.refused: defaultdict[str, Tally] = defaultdict(Tally)
+        self.errors: defaultdict[str, Tally] = defaultdict(Tally)
         self.attempts = self.created = 0
         self.burst_window = (0.0, 0.0)
         self.hard_tables = self.hard_actions = 0
         self.idle: list[Connection] = []
         self.idle_closed = 0
+        self.lent = 0
+        """Idle connections the burst used, a new connection being refused."""
         self.half = 0
         self.half_closed: list[float] = []
         """Seconds from a half request to the server closing its connection."""
@@ -367,9 +397,9 @@ class Flood:
 
     def count(self, what: str, exc: BaseException) -> None:
         if isinstance(exc, Refused):
-            self.refused[what][str(exc)] += 1
+            self.refused[what].add(str(exc))
         else:
-            self.errors[what][reason(exc)] += 1
+            self.errors[what].add(reason(exc))
 
     async def set_up(self) -> None:
         """The flood that stays: hard tables, idle connections, half requests."""
@@ -472,7 +502,7 @@ class Flood:
         connection: Connection | None = None
         while self.attempts < self.plan.create_attempts and time.perf_counter() < end:
             if connection is None or connection.closed_reason is not None:
-                connection = await self.redial("tables", connection)
+                connection = await self.burst_connection(connection)
                 if connection is None:
                     await asyncio.sleep(0.1)
                     continue
@@ -488,21 +518,27 @@ class Flood:
             if isinstance(answer, wire.Lobby):
                 self.created += 1
             elif isinstance(answer, wire.Error):
-                self.refused["tables"][answer.reason] += 1
+                self.refused["tables"].add(answer.reason)
             else:
-                self.errors["tables"][f"answered with {type(answer).__name__}"] += 1
-        if connection is not None:
-            self.connections.append(connection)
+                self.errors["tables"].add(f"answered with {type(answer).__name__}")
 
-    async def redial(self, what: str, old: Connection | None) -> Connection | None:
+    async def burst_connection(self, old: Connection | None) -> Connection | None:
+        """A new connection to ask for tables on; if the server refuses one, one of the
+        idle connections instead (a flooder uses what it has); None: neither."""
         if old is not None:
-            self.errors[what][f"connection closed: {old.closed_reason}"[:100]] += 1
-            await old.close()
+            self.errors["burst connections"].add(f"closed: {old.closed_reason}"[:100])
         try:
-            return await dial(self.socket, FLOODER)
+            connection = await dial(self.socket, FLOODER)
         except Exception as exc:
-            self.count(what, exc)
-            return None
+            self.count("burst connections", exc)
+            spare = [c for c in self.idle if c.closed_reason is None]
+            if not spare:
+                return None
+            connection = spare[0]
+            self.idle.remove(connection)
+            self.lent += 1
+        self.connections.append(connection)
+        return connection
 
     async def stop(self) -> None:
         """Close everything (bounded: what does not close in 10 s is left to the exit)."""
@@ -627,8 +663,8 @@ def show(alone: Run, flooded: Run, plan: Plan, computer: str) -> None:
     for label, left, right, times, target in rows:
         print(f"{label:34}{left:>10}{right:>10}{times:>9}  {target}")
     for name, run_ in (("alone", alone), ("flooded", flooded)):
-        for error, count in run_.victim.errors.most_common():
-            print(f"victim error ({name}): {count} × {error}")
+        for count, example in run_.victim.errors.common():
+            print(f"victim error ({name}): {count} × {example}")
         if run_.server_exit:
             print(f"the server stopped during the run ({name}): {run_.server_exit}")
     if flood is not None:
@@ -646,15 +682,16 @@ def show_flood(flood: Flood) -> None:
     print(
         f"  tables: {flood.attempts} attempts (bound {plan.create_attempts}) in "
         f"{end - start:.1f} s (bound {plan.create_seconds:.0f} s) from {plan.creators} "
-        f"connections: {flood.created} created"
+        f"connections: {flood.created} created ({flood.created + flood.hard_tables} tables of "
+        f"{FLOODER}'s with the hard ones)"
     )
     print(
         f"  hard tables: {flood.hard_tables} of {plan.hard_tables} playing; "
         f"{flood.hard_actions} hard actions heard during the run"
     )
     print(
-        f"  idle connections: {len(flood.idle)} of {plan.idle} open; "
-        f"closed by the server by the end: {flood.idle_closed}"
+        f"  idle connections: {len(flood.idle) + flood.lent} of {plan.idle} open "
+        f"({flood.lent} lent to the burst); closed by the server by the end: {flood.idle_closed}"
     )
     closed = sorted(flood.half_closed)
     after = f" (after {closed[0]:.1f}–{closed[-1]:.1f} s)" if closed else ""
@@ -665,15 +702,9 @@ def show_flood(flood: Flood) -> None:
     )
     for kind, tally in (("refused", flood.refused), ("errors", flood.errors)):
         for what, reasons in tally.items():
-            print(f"  {what} {kind}: {sum(reasons.values())} ({describe(reasons)})")
+            print(f"  {what} {kind}: {reasons.total()} ({reasons.describe()})")
         if not tally:
             print(f"  {kind}: none")
-
-
-def describe(reasons: Counter[str]) -> str:
-    shown = "; ".join(f"{n} × {r}" for r, n in reasons.most_common(3))
-    more = len(reasons) - 3
-    return shown + (f"; {more} other reasons" if more > 0 else "")
 
 
 def main() -> None:
