@@ -52,7 +52,9 @@ class Server:
         self.socket = folder / "t.sock"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "table.server", "--socket", str(self.socket),
-             "--db", str(folder / "t.db"), "--trust-account", getpass.getuser()],
+             "--db", str(folder / "t.db"), "--trust-account", getpass.getuser(),
+             # Four names play every table here: lift the per-player limits.
+             "--max-tables", "100000", "--max-connections", "100000"],
             cwd=ROOT, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         while not self.socket.exists():

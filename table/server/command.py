@@ -25,6 +25,10 @@ from table.server.journal import log, log_once
 from table.server.writer import Writer
 from table.store import StoreError, TableStore
 
+BACKLOG = 1024
+"""Connections the kernel queues before the server accepts them: every client redials at
+once after a restart (asyncio's default, 100, resets the rest)."""
+
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
@@ -126,7 +130,9 @@ async def _listen(hub: Hub, path: Path, store: TableStore) -> int:
     # accepts, so a client that finds it is never refused by a server still starting.
     starting = path.with_name(f".{path.name}.{os.getpid()}")
     starting.unlink(missing_ok=True)
-    listening = await asyncio.start_unix_server(hub.connected, str(starting), limit=2**17)
+    listening = await asyncio.start_unix_server(
+        hub.connected, str(starting), limit=2**17, backlog=BACKLOG
+    )
     os.replace(starting, path)
     log(f"serving {len(hub.rooms)} tables on {path} (store {store.path})")
     await hub.begin()
