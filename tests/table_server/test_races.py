@@ -21,9 +21,9 @@ import pytest
 import core
 from table import protocol as wire
 from tests.table_server.witness import (
-    Heard,
     Verdict,
     Witness,
+    answer_to,
     answers_on_restart,
     check_told_the_store,
     described,
@@ -245,10 +245,6 @@ async def visit_while_committing(server, how: str) -> Visit:
     await asyncio.sleep(0.1)
     asking.append(loop.create_task(enter(visitor, how, mover.table)))
     return Visit([ann, ben], mover, visitor, move, sent, asking)
-
-
-def answer_to(witness: Witness, ref: int) -> Heard | None:
-    return next((h for h in witness.heard if getattr(h.message, "ref", 0) == ref), None)
 
 
 def check_shown_only_when_acknowledged(verdict: Verdict, visit: Visit, commit_delay: float) -> None:

@@ -34,6 +34,11 @@ from tests.table_server.process import Server
 WAIT = 30.0
 """Seconds any one answer may take (a hang bound, never a measure of speed)."""
 
+SHOWN = 2
+"""Frames out of sequence named one by one, per client (the rest are counted)."""
+SHOWN_IN_ALL = 40
+"""Broken promises a verdict names one by one (the rest are counted)."""
+
 _ARRIVALS = itertools.count(1)
 """The order in which frames reached this test process, across all its witnesses."""
 
@@ -184,6 +189,11 @@ class Witness:
 # ---------------------------------------------------------------- answers
 
 
+def answer_to(witness: Witness, ref: int) -> Heard | None:
+    """The frame that answered ``witness``'s request ``ref``, as heard (None: not yet)."""
+    return next((h for h in witness.heard if getattr(h.message, "ref", 0) == ref), None)
+
+
 def is_refusal(answer: object) -> bool:
     """An Error whose reason is words a player can read (not the server's own failure)."""
     return (
@@ -250,8 +260,11 @@ def check_told_the_store(verdict: Verdict, row: TableRow, witnesses: list[Witnes
     with verdict.step(f"table {row.id}'s stored game replays with core"):
         real = real_positions(row)
         for witness in witnesses:
-            for contradiction in witness.contradictions:
+            for contradiction in witness.contradictions[:SHOWN]:
                 verdict.broken(f"table {row.id}: {contradiction}")
+            more = len(witness.contradictions) - SHOWN
+            if more > 0:
+                verdict.broken(f"table {row.id}: {witness.name} had {more} more out of sequence")
             if witness.actions != row.actions:
                 verdict.broken(
                     f"table {row.id}: {witness.name} was last told {len(witness.actions)} "
@@ -283,7 +296,10 @@ async def answers_on_restart(server: Server, tables: set[int]) -> str | None:
     try:
         server.start()
     except AssertionError as exc:
-        return f"the server does not start again on the store: {str(exc).strip()[-300:]}"
+        # Server.start's message is the server's stderr, as bytes: its last line says why.
+        said = str(exc).replace("\\n", "\n").strip(" '\n")
+        last = [line for line in said.splitlines() if line.strip()][-1:]
+        return f"the server does not start again on the store: {' '.join(last)[-200:]}"
     witness = await Witness.connect(server.socket, "ann")
     try:
         lobby = await witness.ask(wire.ListTables(witness.ref()))
@@ -294,6 +310,9 @@ async def answers_on_restart(server: Server, tables: set[int]) -> str | None:
     listed = {info.id for info in lobby.tables}
     if not tables <= listed:
         return f"the restarted server lists tables {sorted(listed)}, not {sorted(tables)}"
+    damaged = [f"{info.id} ({info.damaged})" for info in lobby.tables if info.damaged]
+    if damaged:
+        return f"the restarted server found tables {', '.join(damaged)} damaged"
     return None
 
 
@@ -325,7 +344,10 @@ class Verdict:
             self.broken(f"{what}: {type(exc).__name__}: {exc} (at {where.name}:{where.lineno})")
 
     def settle(self) -> None:
-        assert not self.lines, "the server broke its promises:\n  " + "\n  ".join(self.lines)
+        shown = self.lines[:SHOWN_IN_ALL]
+        if len(self.lines) > SHOWN_IN_ALL:
+            shown.append(f"and {len(self.lines) - SHOWN_IN_ALL} more")
+        assert not self.lines, "the server broke its promises:\n  " + "\n  ".join(shown)
 
 
 # ---------------------------------------------------------------- servers and tables
