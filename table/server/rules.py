@@ -160,7 +160,7 @@ def why_no_undo(
 ) -> str | None:
     """Why a player deciding for ``seats_here`` may not take back the table's last action
     (None: they may). Board Game Arena's rule: your own last action, until the next player
-    acts or new parcels are dealt."""
+    acts or new parcels are dealt; and never the game's last (it is over and rated)."""
     if not seats_here:
         return "only the table's players may undo"
     if seq != len(row.actions):
@@ -172,6 +172,8 @@ def why_no_undo(
     if mover not in seats_here:
         who = row.seats[mover].name if mover is not None else "nobody"
         return f"the last action was {who}'s, not yours: only your own can be taken back"
+    if core.is_over(after):
+        return "the game is over: its last action stands"
     if after.season != before.season:
         return "new parcels were dealt since: that action cannot be taken back"
     return None

@@ -394,13 +394,11 @@ class TestUndo:
         states, actions = game_until(lambda states: len(states) == 2)
         assert self.why(states, actions, ()) == "only the table's players may undo"
 
-    @pytest.mark.xfail(
-        reason="why_no_undo lets the last action of a game be taken back: the game ends in "
-        "the season it was in, and a game over is not a reason (the game was rated already)"
-    )
     def test_not_once_the_game_is_over(self):
         states, actions = game_until(lambda states: core.is_over(states[-1]))
-        assert self.why(states, actions, (mover(states),)) is not None
+        assert self.why(states, actions, (mover(states),)) == (
+            "the game is over: its last action stands"
+        )
 
 
 # ---------------------------------------------------------------- life at the table
