@@ -175,7 +175,7 @@ def _is_my_turn(table: dict[str, object], me: str) -> bool:
         return False
     if not 0 <= turn < len(seats):
         return False
-    return bool(seats[turn]["name"] == me and not seats[turn].get("computer"))
+    return bool(seats[turn].get("name") == me and not seats[turn].get("computer"))
 
 
 def line(me: str, tables: list[dict[str, object]]) -> str:

@@ -202,6 +202,7 @@ BROKEN: dict[str, Behaviour] = {
     "a seat not a seat": lobby_of(table(seats=[["ann"]])),
     "a name not text": lobby_of(table(seats=[{"name": 1}])),
     "a table not a table": lobby_of("table"),
+    "a table without a title": lobby_of({k: v for k, v in table().items() if k != "title"}),
 }
 
 
@@ -231,6 +232,12 @@ def test_hostile_titles_and_names_are_printed_escaped(fake) -> None:
     result = run_status(fake(lobby_of(*tables)).path)
     assert result.returncode == 0, result.stderr
     assert _plain(result.stdout) and b"t0\\x1b]0;PWNED\\x07 (s2)" in result.stdout
+
+
+def test_a_seat_without_a_name_is_nobody_s(fake) -> None:
+    """An open seat may leave its name out: it is nobody's turn there."""
+    result = run_status(fake(lobby_of(table(seats=[{"colour": "blue"}]))).path)
+    assert (result.returncode, result.stdout) == (1, b"No table is waiting for ann.\n")
 
 
 def test_a_hostile_name_is_printed_escaped(fake) -> None:
