@@ -105,27 +105,34 @@ class Launched:
                 self.process.wait(10)
 
 
-@pytest.fixture
-def folder() -> Iterator[Path]:
-    """A short folder in /tmp (a Unix socket's path must fit in 108 bytes)."""
-    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as name:
-        yield Path(name)
+Launch = Callable[..., Launched]
+"""Starts a server: ``launch(*options, socket="t.sock", db="tables.db", preexec_fn=…)``."""
 
 
-@pytest.fixture
-def launch(folder: Path) -> Iterator[Callable[..., Launched]]:
-    """Starts servers (socket ``t.sock`` and store ``tables.db`` unless named) and stops
-    every one still running at the end."""
+@contextlib.contextmanager
+def servers() -> Iterator[Launch]:
+    """Starts servers in one short folder in /tmp (a Unix socket's path must fit in 108
+    bytes), and stops every one still running at the end."""
     started: list[Launched] = []
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as name:
+        folder = Path(name)
 
-    def start(*options: str, socket: str = "t.sock", db: str = "tables.db", **kw) -> Launched:
-        server = Launched(folder / socket, folder / db, *options, **kw)
-        started.append(server)
-        return server
+        def start(*options: str, socket: str = "t.sock", db: str = "tables.db", **kw) -> Launched:
+            server = Launched(folder / socket, folder / db, *options, **kw)
+            started.append(server)
+            return server
 
-    yield start
-    for server in started:
-        server.stop()
+        try:
+            yield start
+        finally:
+            for server in started:
+                server.stop()
+
+
+@pytest.fixture
+def launch() -> Iterator[Launch]:
+    with servers() as start:
+        yield start
 
 
 # ---------------------------------------------------------------- processes in /proc
