@@ -35,12 +35,12 @@ def export_save(row: TableRow, states: Sequence[core.GameState]) -> bytes:
         deal = core.Deal(real.deck[:dealt] + future, real.first, real.wings)
     seats = [
         SeatConfig(
-            s.name or "?",
+            name,
             s.colour,
             "computer" if s.kind == "computer" else "human",
             s.level if s.kind == "computer" else None,
         )
-        for s in row.seats
+        for s, name in zip(row.seats, row.names(), strict=True)
     ]
     save = SaveFile(
         format=FORMAT,

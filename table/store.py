@@ -153,6 +153,19 @@ class TableRow:
     damaged: str | None = None
     """Why the stored rows cannot be read (the rows read before the fault are kept)."""
 
+    def names(self) -> list[str]:
+        """The name each seat plays under: a player's own; a computer's level ("Normal",
+        then "Normal 2" for a second of the same level); an open seat's "?"."""
+        names: list[str] = []
+        for seat in self.seats:
+            if seat.kind == "computer" and seat.level is not None:
+                level = seat.level.capitalize()
+                same = sum(1 for name in names if name.split(" ")[0] == level)
+                names.append(f"{level} {same + 1}" if same else level)
+            else:
+                names.append(seat.name or "?")
+        return names
+
 
 @dataclass(frozen=True)
 class Append:

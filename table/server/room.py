@@ -109,7 +109,7 @@ class Room:
         """The real game, once every seat is filled (replaying the stored actions as far
         as they replay: a table whose stored actions do not is damaged)."""
         seats = self.row.seats
-        names = [s.name or "?" for s in seats]
+        names = self.row.names()
         try:
             self.states = [core.new_game(len(seats), self.row.seed, names,
                                          [s.colour for s in seats])]  # fmt: skip
@@ -130,10 +130,11 @@ class Room:
     def info(self) -> wire.TableInfo:
         """The table's line in the lobby."""
         now, state, present = self.clock(), self.state, self.present()
+        names = self.row.names()
         seats = tuple(
             wire.SeatInfo(
                 s.colour,
-                s.name,
+                names[i] if s.kind != "open" else None,
                 s.level if s.kind == "computer" else None,
                 s.kind == "computer" or i in present,
                 None if i in present else self.away_since.get(i),
