@@ -17,6 +17,7 @@ import core
 from core.public import public_start, public_view
 from table import protocol as wire
 from table.connection import Refused, connect
+from saves.format import decode
 from table.store import TableStore
 from tests.table_server.bots import WAIT, Bot, catch_up, create, encoded, play_to_the_end
 from tests.table_server.process import Server
@@ -206,6 +207,21 @@ async def test_a_computer_seat_plays_on_the_server(server) -> None:
             await ann.listen(WAIT)
     assert len(ann.actions) >= 10
     assert any(ann.states[i].current_player == 1 for i in range(len(ann.actions)))
+
+
+async def test_computer_seats_are_named_by_their_level_everywhere(server) -> None:
+    """In the lobby, in the game's own names (its log and scores) and in an export: two
+    of one level are told apart; none is '?' or shown as an open seat."""
+    seats = [wire.SeatSpec("player", "ann"), wire.SeatSpec("computer", level="normal"),
+             wire.SeatSpec("computer", level="normal"), wire.SeatSpec("computer", level="hard")]  # fmt: skip
+    table = await create(server.socket, "ann", seats)
+    ann = await Bot.join(server.socket, "ann", table, 1)
+    names = ["ann", "Normal", "Normal 2", "Hard"]
+    assert [s.name for s in ann.frames[-1].table.seats] == names
+    assert [p.name for p in ann.state.players] == names
+    exported = await ann.ask(wire.Export(ann.connection.new_ref(), table))
+    assert isinstance(exported, wire.Exported)
+    assert [p.name for p in decode(Path("t.json"), exported.save).players] == names
 
 
 def test_public_start_replays_to_the_public_view_of_every_position() -> None:
