@@ -15,9 +15,9 @@ from msgspec.structs import replace
 
 import core
 from core.public import public_start, public_view
+from saves.format import decode
 from table import protocol as wire
 from table.connection import Refused, connect
-from saves.format import decode
 from table.store import TableStore
 from tests.table_server.bots import WAIT, Bot, catch_up, create, encoded, play_to_the_end
 from tests.table_server.process import Server
@@ -212,8 +212,8 @@ async def test_a_computer_seat_plays_on_the_server(server) -> None:
 async def test_computer_seats_are_named_by_their_level_everywhere(server) -> None:
     """In the lobby, in the game's own names (its log and scores) and in an export: two
     of one level are told apart; none is '?' or shown as an open seat."""
-    seats = [wire.SeatSpec("player", "ann"), wire.SeatSpec("computer", level="normal"),
-             wire.SeatSpec("computer", level="normal"), wire.SeatSpec("computer", level="hard")]  # fmt: skip
+    levels = ("normal", "normal", "hard")
+    seats = [wire.SeatSpec("player", "ann"), *(wire.SeatSpec("computer", level=v) for v in levels)]
     table = await create(server.socket, "ann", seats)
     ann = await Bot.join(server.socket, "ann", table, 1)
     names = ["ann", "Normal", "Normal 2", "Hard"]
