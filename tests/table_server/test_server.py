@@ -212,12 +212,14 @@ async def test_a_computer_seat_plays_on_the_server(server) -> None:
 async def test_computer_seats_are_named_by_their_level_everywhere(server) -> None:
     """In the lobby, in the game's own names (its log and scores) and in an export: two
     of one level are told apart; none is '?' or shown as an open seat."""
-    levels = ("normal", "normal", "hard")
+    levels: tuple[core.Level, ...] = ("normal", "normal", "hard")
     seats = [wire.SeatSpec("player", "ann"), *(wire.SeatSpec("computer", level=v) for v in levels)]
     table = await create(server.socket, "ann", seats)
     ann = await Bot.join(server.socket, "ann", table, 1)
     names = ["ann", "Normal", "Normal 2", "Hard"]
-    assert [s.name for s in ann.frames[-1].table.seats] == names
+    snapshot = ann.frames[-1]
+    assert isinstance(snapshot, wire.Snapshot)
+    assert [s.name for s in snapshot.table.seats] == names
     assert [p.name for p in ann.state.players] == names
     exported = await ann.ask(wire.Export(ann.connection.new_ref(), table))
     assert isinstance(exported, wire.Exported)
