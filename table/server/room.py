@@ -170,7 +170,7 @@ class Room:
         """``message`` to everyone hearing the table but ``skip``."""
         for listener in list(self.listeners):
             if listener is not skip and not listener.send(message):
-                self.listeners.pop(listener, None)
+                self._drop(listener)
 
     def _answer(
         self, listener: Listener, answer: wire.ServerMessage, told: wire.ServerMessage
@@ -209,14 +209,14 @@ class Room:
             if not self.states:
                 raise Refusal(f"this table is damaged ({self.damaged}): it can only be exported")
             seats = () if watch else mine
-            self.listeners[listener] = seats
-            for seat_here in seats:
-                self.away_since.pop(seat_here, None)
             back = None
             handed = [s for s in seats if self.row.seats[s].standin]
             if handed and self.damaged is None:  # back: the seat is theirs at their next decision
                 await self._stand_in(handed, None)
                 back = f"{listener.player} is back and plays their own seat again."
+            self.listeners[listener] = seats
+            for seat_here in seats:
+                self.away_since.pop(seat_here, None)
             self._answer(
                 listener, self.snapshot(ref, listener, back), wire.Seats(self.info(), back)
             )
@@ -231,13 +231,18 @@ class Room:
     def leave(self, listener: Listener) -> None:
         """``listener`` no longer hears the table (its player's seats are away from now).
         Nothing is stored, so it needs no turn in the sequence."""
+        if self._drop(listener):
+            self.tell(wire.Seats(self.info()))
+
+    def _drop(self, listener: Listener) -> tuple[int, ...]:
+        """Forget ``listener``; its seats nobody else decides for are away from now.
+        Returns its seats (the caller tells the table, if it can)."""
         seats = self.listeners.pop(listener, ())
         still, now = self.present(), self.clock()
         for seat in seats:
             if seat not in still:
                 self.away_since[seat] = now
-        if seats:
-            self.tell(wire.Seats(self.info()))
+        return seats
 
     # ---------------------------------------------------------------- the game
 
@@ -301,7 +306,7 @@ class Room:
             listener.send(self.snapshot(ref, listener, note))
             for other in list(self.listeners):
                 if other is not listener and not other.send(self.snapshot(0, other, note)):
-                    self.listeners.pop(other, None)
+                    self._drop(other)
 
     # ---------------------------------------------------------------- life at the table
 
@@ -327,7 +332,7 @@ class Room:
             self._writable()
             if not self.listeners.get(listener):
                 raise Refusal("only a player of the table can pause it")
-            season = rules.check_pause(self.row, self.state, listener.player)
+            season = rules.check_pause(self.row, self.state, listener.player, self.clock())
             until = self.clock() + 60 * minutes
             await self._commit(Paused(self.id, listener.player, season, until))
             self.row.pauses.add((listener.player, season))

@@ -208,10 +208,12 @@ def absent_seat(
     return seat
 
 
-def check_pause(row: TableRow, state: core.GameState | None, player: str) -> int:
-    """The season a player's pause of a live table counts against (once per season)."""
+def check_pause(row: TableRow, state: core.GameState | None, player: str, now: float) -> int:
+    """The season a player's pause of a live table counts against (once per season; not
+    while a pause is under way, which another would cut short or stretch)."""
     if row.pace != "live" or state is None or core.is_over(state):
         raise Refusal("only a live game in progress can be paused")
+    refuse_if_paused(row, now)
     if (player, state.season) in row.pauses:
         raise Refusal("you have paused this table once this season already")
     return state.season

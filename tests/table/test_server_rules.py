@@ -267,27 +267,33 @@ class TestPause:
     def test_each_player_pauses_a_live_game_once_a_season(self):
         state = at_start()
         row = table()
-        assert rules.check_pause(row, state, "ann") == state.season == 1
+        assert rules.check_pause(row, state, "ann", T0) == state.season == 1
         row.pauses.add(("ann", 1))
         with refused("you have paused this table once this season already"):
-            rules.check_pause(row, state, "ann")
-        assert rules.check_pause(row, state, "ben") == 1
+            rules.check_pause(row, state, "ann", T0)
+        assert rules.check_pause(row, state, "ben", T0) == 1
 
     def test_the_next_season_brings_a_new_pause(self):
         states, _ = game_until(lambda states: states[-1].season == 2)
         row = table()
         row.pauses.add(("ann", 1))
-        assert rules.check_pause(row, states[-1], "ann") == 2
+        assert rules.check_pause(row, states[-1], "ann", T0) == 2
+
+    def test_no_pause_while_another_is_under_way(self):
+        at = time.strftime("%H:%M", time.localtime(T0 + 600))
+        with refused(f"the table is paused until {at} (ben)"):
+            rules.check_pause(paused(T0 + 600), at_start(), "ann", T0 + 10)
+        assert rules.check_pause(paused(T0 + 600), at_start(), "ann", T0 + 600) == 1
 
     def test_a_table_that_waits_for_everyone_is_never_paused(self):
         with refused("only a live game in progress can be paused"):
-            rules.check_pause(table(pace="days"), at_start(), "ann")
+            rules.check_pause(table(pace="days"), at_start(), "ann", T0)
 
     def test_a_game_not_started_or_over_is_never_paused(self):
         over = game_until(lambda states: core.is_over(states[-1]))[0][-1]
         for state in (None, over):
             with refused("only a live game in progress can be paused"):
-                rules.check_pause(table(), state, "ann")
+                rules.check_pause(table(), state, "ann", T0)
 
 
 class TestCheckPlay:
