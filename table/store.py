@@ -368,6 +368,8 @@ class TableStore:
             )
             table_id = cursor.lastrowid
             assert table_id is not None
+            for rows in ("seats", "actions", "chat", "pauses"):  # orphans of a damaged store
+                self.db.execute(f"DELETE FROM {rows} WHERE table_id = ?", (table_id,))
             self.db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, name, level, colour) "
                 "VALUES (?, ?, ?, ?, ?, ?)",

@@ -99,6 +99,9 @@ class Hub:
                 log(f"table {row.id} is damaged and read-only: {room.damaged}")
         self.clients: set[Client] = set()
         self.connections: Counter[str] = Counter()
+        """Connections of each player, after their hello."""
+        self.open_connections = 0
+        """Every connection accepted and not yet closed, hello said or not."""
         self.handlers: set[asyncio.Task[None]] = set()
         self._thinking: set[int] = set()
         self._ladder = asyncio.Lock()
@@ -126,8 +129,9 @@ class Hub:
             task.add_done_callback(self.handlers.discard)
         login = peer_login(writer)
         client: Client | None = None
+        self.open_connections += 1
         try:
-            if sum(self.connections.values()) >= self.limits.connections_in_all:
+            if self.open_connections > self.limits.connections_in_all:
                 log_once("full", f"login {login} refused: {self.limits.connections_in_all} "
                                  "connections already")  # fmt: skip
                 raise Refusal("the server has as many players as it can take: try again later")
@@ -157,6 +161,7 @@ class Hub:
         except asyncio.CancelledError:
             pass  # the server is stopping
         finally:
+            self.open_connections -= 1
             if client is not None:
                 self.gone(client)
             with contextlib.suppress(OSError, ConnectionError, RuntimeError):

@@ -213,9 +213,9 @@ def check_pause(row: TableRow, state: core.GameState | None, player: str, now: f
     while a pause is under way, which another would cut short or stretch)."""
     if row.pace != "live" or state is None or core.is_over(state):
         raise Refusal("only a live game in progress can be paused")
-    refuse_if_paused(row, now)
     if (player, state.season) in row.pauses:
         raise Refusal("you have paused this table once this season already")
+    refuse_if_paused(row, now)
     return state.season
 
 
