@@ -50,7 +50,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -194,6 +194,16 @@ class ServerProcess:
             return " | ".join(self.log.read_text(errors="replace").splitlines()[-lines:])
         return "(no log)"
 
+    def why_gone(self) -> str | None:
+        """None while the server serves; else its exit code and what it said last."""
+        code = self.exit_code()
+        if code is None:
+            return None
+        said = self.log.read_text(errors="replace") if self.log.exists() else ""
+        if code == 0 and "stopping" in said:  # it stops so on SIGTERM or SIGINT only
+            return "exit code 0: it was sent SIGTERM or SIGINT by another process"
+        return f"exit code {code}: {self.last_words()}"
+
     def rss(self) -> int:
         with contextlib.suppress(OSError):
             for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
@@ -235,6 +245,8 @@ class VictimFigures:
     awaited: list[float] = field(default_factory=list)
     """Computer replies still missing at the end: how long they had been awaited."""
     tables: int = 0
+    server_gone_after: float | None = None
+    """Seconds into the run when the victims found the server gone (None: it stayed)."""
     errors: Tally = field(default_factory=Tally)
 
 
@@ -248,6 +260,24 @@ def refusal(answer: wire.ServerMessage) -> Refusal:
     return Refusal(f"answered with {type(answer).__name__}")
 
 
+class Victim(Player):
+    """A client of the victim table (bench_table's Player) that also keeps an update that
+    overtakes the answer to its own Play (the computer acting at once after it: its
+    Played can reach the listener before the answer reaches the player) until its turn."""
+
+    def __init__(self, connection: Connection, seed: int) -> None:
+        super().__init__(connection, seed)
+        self.early: dict[int, wire.Played] = {}
+
+    def hear(self, message: wire.ServerMessage) -> None:
+        if isinstance(message, wire.Played) and message.seq > len(self.actions):
+            self.early[message.seq] = message
+            return
+        super().hear(message)
+        while len(self.actions) in self.early:
+            super().hear(self.early.pop(len(self.actions)))
+
+
 async def listen(player: Player) -> None:
     """``player`` hears every update; at the end of its connection it wakes its waiter."""
     try:
@@ -257,7 +287,7 @@ async def listen(player: Player) -> None:
         player.heard.set()
 
 
-async def heard_by_all(players: list[Player], seq: int, until: float) -> bool:
+async def heard_by_all(players: Sequence[Player], seq: int, until: float) -> bool:
     """Wait until action ``seq`` has reached every player (True) or ``until`` passes
     (False); ``ConnectionError`` if a connection ends first."""
 
@@ -278,12 +308,12 @@ async def heard_by_all(players: list[Player], seq: int, until: float) -> bool:
     return True
 
 
-async def sit_victims(socket: Path, computer: Level) -> list[Player]:
+async def sit_victims(socket: Path, computer: Level) -> list[Victim]:
     """The victims at a new table of their own, with the server's computer in seat 4."""
-    players: list[Player] = []
+    players: list[Victim] = []
     try:
         for index, name in enumerate(VICTIMS):
-            players.append(Player(await dial(socket, name), index))
+            players.append(Victim(await dial(socket, name), index))
         maker = players[0].connection
         seats = (
             *(wire.SeatSpec("player", name) for name in VICTIMS),
@@ -305,7 +335,7 @@ async def sit_victims(socket: Path, computer: Level) -> list[Player]:
 
 
 async def play_victims(
-    players: list[Player], plan: Plan, pool: Executor, stop: float, figures: VictimFigures
+    players: Sequence[Player], plan: Plan, pool: Executor, stop: float, figures: VictimFigures
 ) -> None:
     """Play until ``stop`` (an answer already due: until ``stop + grace``) or the end of
     the game, measuring every round trip and every reply of the computer."""
@@ -347,11 +377,17 @@ async def victim(
     pool: Executor,
     figures: VictimFigures,
     seated: asyncio.Event,
+    server_gone: Callable[[], bool],
 ) -> None:
     """The victims play table after table for ``plan.seconds`` (``seated`` is set once
-    they sit at their first); an error ends the table (counted), a new one begins."""
-    stop = time.perf_counter() + plan.seconds
+    they sit at their first); an error ends the table (counted), a new one begins, unless
+    the server is gone."""
+    start = time.perf_counter()
+    stop = start + plan.seconds
     while time.perf_counter() < stop:
+        if server_gone():
+            figures.server_gone_after = time.perf_counter() - start
+            return
         try:
             players = await sit_victims(socket, computer)
         except Exception as exc:
@@ -567,17 +603,22 @@ class Run:
 
 
 async def play(
-    socket: Path, plan: Plan, computer: Level, pool: Executor, flooding: bool
+    server: ServerProcess, plan: Plan, computer: Level, pool: Executor, flooding: bool
 ) -> tuple[VictimFigures, Flood | None]:
+    socket = server.socket
+
+    def gone() -> bool:
+        return server.exit_code() is not None
+
     await asyncio.get_running_loop().run_in_executor(pool, decide, "random", 0, core.new_game(2, 0))
     figures, seated = VictimFigures(), asyncio.Event()
     if not flooding:
-        await victim(socket, plan, computer, pool, figures, seated)
+        await victim(socket, plan, computer, pool, figures, seated, gone)
         return figures, None
     flood = Flood(socket, plan)
     try:
         await flood.set_up()
-        playing = asyncio.create_task(victim(socket, plan, computer, pool, figures, seated))
+        playing = asyncio.create_task(victim(socket, plan, computer, pool, figures, seated, gone))
         with contextlib.suppress(TimeoutError):  # the burst comes anyway, sat or not
             await asyncio.wait_for(seated.wait(), plan.seconds / 2)
         await flood.burst()
@@ -592,10 +633,8 @@ def run(plan: Plan, computer: Level, pool: Executor, workers: int | None, floodi
     with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
         server = ServerProcess(Path(folder), workers)
         try:
-            figures, flood = asyncio.run(play(server.socket, plan, computer, pool, flooding))
-            code = server.exit_code()
-            gone = None if code is None else f"exit code {code}: {server.last_words()}"
-            return Run(figures, flood, server.rss(), gone)
+            figures, flood = asyncio.run(play(server, plan, computer, pool, flooding))
+            return Run(figures, flood, server.rss(), server.why_gone())
         finally:
             server.stop()
 
@@ -652,23 +691,29 @@ def show(alone: Run, flooded: Run, plan: Plan, computer: str) -> None:
         *spread("computer reply", a.replies, f.replies, target_reply),
         ("replies still awaited at the end", awaited(a.awaited), awaited(f.awaited), "", ""),
         ("victim tables", f"{a.tables}", f"{f.tables}", "", ""),
-        ("server memory, MB", f"{alone.rss / 2**20:.0f}", f"{flooded.rss / 2**20:.0f}", "", ""),
+        ("server memory, MB", megabytes(alone.rss), megabytes(flooded.rss), "", ""),
     ]
     print(
         f"victim: {', '.join(VICTIMS)} (normal, client-side, {plan.think} s think) and the "
         f"server's {computer} computer at a 4-player table, {plan.seconds:.0f} s alone, then "
         f"{plan.seconds:.0f} s under the flood (fresh server each)"
     )
-    print(f"{'':34}{'alone':>10}{'flooded':>10}{'ratio':>9}  target (flooded)")
+    print(f"{'':34}{'alone':>12}{'flooded':>12}{'ratio':>9}  target (flooded)")
     for label, left, right, times, target in rows:
-        print(f"{label:34}{left:>10}{right:>10}{times:>9}  {target}")
+        print(f"{label:34}{left:>12}{right:>12}{times:>9}  {target}")
     for name, run_ in (("alone", alone), ("flooded", flooded)):
         for count, example in run_.victim.errors.common():
             print(f"victim error ({name}): {count} × {example}")
         if run_.server_exit:
-            print(f"the server stopped during the run ({name}): {run_.server_exit}")
+            after = run_.victim.server_gone_after
+            when = f", found gone {after:.0f} s in" if after is not None else ""
+            print(f"the server stopped during the run ({name}{when}): {run_.server_exit}")
     if flood is not None:
         show_flood(flood)
+
+
+def megabytes(size: int) -> str:
+    return f"{size / 2**20:.0f}" if size else "-"
 
 
 def awaited(waits: list[float]) -> str:
