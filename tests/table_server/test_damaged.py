@@ -261,25 +261,20 @@ async def test_a_damaged_table_is_set_aside_and_the_others_are_served(
     await still_served(server)
 
 
-NEXT_ID_TAKEN = (
-    "bug: seat rows left for the id the next table gets make every CreateTable fail, for "
-    "good (IntegrityError 'UNIQUE constraint failed: seats.table_id, seats.seat', answered "
-    "'the server failed on this request'); table/store.py TableStore.create"
-)
-
-
-@pytest.mark.parametrize(
-    "orphan",
-    [pytest.param(TABLES + 1, marks=pytest.mark.xfail(strict=True, reason=NEXT_ID_TAKEN)), 999],
-)
-async def test_orphan_seat_rows_harm_no_table(launch, pristine, orphan) -> None:
-    """Seat rows of a table that does not exist (the next id a table gets, or another):
-    the server starts, no table is damaged, every table is served and new ones made."""
+@pytest.mark.parametrize("orphan", [TABLES + 1, 999])
+async def test_orphan_rows_harm_no_table(launch, pristine, orphan) -> None:
+    """Seat, action and chat rows of a table that does not exist (under the id the next
+    table gets, or another): the server starts, no table is damaged, every table is
+    served, and the new table has its own seats and no actions."""
     db = launch.folder / "tables.db"
-    copied(pristine, db)
+    rows = copied(pristine, db)
     for seat in (0, 1):
         execute(db, "INSERT INTO seats (table_id, seat, kind, name, level, colour) "
                 "VALUES (?, ?, 'player', ?, NULL, 'red')", orphan, seat, f"zed{seat}")  # fmt: skip
+    execute(db, "INSERT INTO actions (table_id, seq, action, at) VALUES (?, 0, ?, 0)",
+            orphan, msgspec.json.encode(rows[1].actions[0]))  # fmt: skip
+    execute(db, "INSERT INTO chat (table_id, at, name, spectator, text) "
+            "VALUES (?, 0, 'zed0', 0, 'left behind')", orphan)  # fmt: skip
     server = launch()
     await server.answering()
     assert "Traceback" not in server.stderr() and "damaged" not in server.stderr()
@@ -287,8 +282,12 @@ async def test_orphan_seat_rows_harm_no_table(launch, pristine, orphan) -> None:
     lobby = await ask(ann, wire.ListTables(ann.new_ref()))
     assert isinstance(lobby, wire.Lobby)
     assert {info.status for info in lobby.tables} == {"playing"}
-    await ann.close()
     await still_served(server)
+    lobby = await ask(ann, wire.ListTables(ann.new_ref()))
+    assert isinstance(lobby, wire.Lobby)
+    new = next(info for info in lobby.tables if info.id == TABLES + 1)
+    assert [seat.name for seat in new.seats] == ["ann", "ben"] and new.actions == 0, new
+    await ann.close()
 
 
 async def test_a_file_that_is_not_a_store_stops_the_start_in_one_line(launch) -> None:
