@@ -105,27 +105,36 @@ class Launched:
                 self.process.wait(10)
 
 
-Launch = Callable[..., Launched]
-"""Starts a server: ``launch(*options, socket="t.sock", db="tables.db", preexec_fn=…)``."""
+class Launch:
+    """Starts servers in one ``folder``: ``launch(*options, socket="t.sock",
+    db="tables.db", preexec_fn=…)``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.started: list[Launched] = []
+
+    def __call__(
+        self,
+        *options: str,
+        socket: str = "t.sock",
+        db: str = "tables.db",
+        preexec_fn: Callable[[], None] | None = None,
+    ) -> Launched:
+        server = Launched(self.folder / socket, self.folder / db, *options, preexec_fn=preexec_fn)
+        self.started.append(server)
+        return server
 
 
 @contextlib.contextmanager
 def servers() -> Iterator[Launch]:
     """Starts servers in one short folder in /tmp (a Unix socket's path must fit in 108
     bytes), and stops every one still running at the end."""
-    started: list[Launched] = []
     with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as name:
-        folder = Path(name)
-
-        def start(*options: str, socket: str = "t.sock", db: str = "tables.db", **kw) -> Launched:
-            server = Launched(folder / socket, folder / db, *options, **kw)
-            started.append(server)
-            return server
-
+        launch = Launch(Path(name))
         try:
-            yield start
+            yield launch
         finally:
-            for server in started:
+            for server in launch.started:
                 server.stop()
 
 
