@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import pwd
 import secrets
 import socket
@@ -127,10 +128,11 @@ class Hub:
         if task is not None:
             self.handlers.add(task)
             task.add_done_callback(self.handlers.discard)
-        login = peer_login(writer)
+        login = "(unknown)"
         client: Client | None = None
         self.open_connections += 1
         try:
+            login = peer_login(writer)
             if self.open_connections > self.limits.connections_in_all:
                 log_once("full", f"login {login} refused: {self.limits.connections_in_all} "
                                  "connections already")  # fmt: skip
@@ -381,19 +383,37 @@ async def read_request(reader: asyncio.StreamReader) -> wire.ClientMessage:
     return wire.read_client(body)
 
 
+_LOGINS: dict[int, str] = {}
+"""Logins already looked up, by uid (an account's name does not change under a server)."""
+
+
 def peer_login(writer: asyncio.StreamWriter) -> str:
     """The login behind a Unix socket connection, from its peer credentials; a uid with no
-    account is ``uid-<uid>`` (so two such uids are never one player)."""
+    account is ``uid-<uid>`` (so two such uids are never one player). Raises
+    :class:`Refusal` when it cannot be told: looking a login up reads ``/etc/passwd``, and
+    with no descriptor left that fails just as a missing account does."""
     sock = writer.get_extra_info("socket")
     try:
         creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     except (OSError, AttributeError):
-        return "uid-unknown"
+        raise Refusal("the server cannot tell who you are on this socket") from None
     _pid, uid, _gid = struct.unpack("3i", creds)
+    if uid not in _LOGINS:
+        try:
+            _LOGINS[uid] = pwd.getpwuid(uid).pw_name
+        except KeyError:
+            if not _can_open_files():
+                raise Refusal("the server is out of resources: try again in a moment") from None
+            return f"uid-{uid}"
+    return _LOGINS[uid]
+
+
+def _can_open_files() -> bool:
     try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return f"uid-{uid}"
+        os.close(os.open(os.devnull, os.O_RDONLY))
+    except OSError:
+        return False
+    return True
 
 
 def fit_to_descriptors(limits: Limits) -> Limits:

@@ -286,15 +286,6 @@ async def hello_as_login(server: Launched) -> str:
     return answer.player if isinstance(answer, wire.Welcome) else "refused"
 
 
-MISNAMED = (
-    "bug: table/server/hub.py peer_login takes pwd.getpwuid's KeyError for 'no account', "
-    "but at the descriptor limit getpwuid cannot open /etc/passwd and raises the same "
-    "KeyError: a login is welcomed as 'uid-<uid>', another player (seen: Counter({"
-    "'refused': 162, 'uid-0': 22, 'root': 16}))"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=MISNAMED)
 async def test_a_login_keeps_its_name_when_descriptors_run_out(launch) -> None:
     """200 connections at once against a limit of 128 descriptors, each saying hello
     without a name: each is welcomed as this login or refused, never under another
