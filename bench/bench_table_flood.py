@@ -26,14 +26,16 @@ with their ratio and the issue's targets (victim p99 ≤ 50 ms; easy/normal comp
 within 1 s under the flood). Refusals (a per-name table limit, a connection limit, a request
 deadline) and connections the server closes are counted and printed, never fatal. Every
 loop is bounded in count and time; everything lives in one short /tmp folder; the servers
-(and their computer-player workers) are stopped at the end, on Ctrl+C too.
+(and their computer-player workers) are stopped at the end, on Ctrl+C or SIGTERM too.
+Few samples are a finding too: a victim whose computer waits behind the hard tables plays
+few moves, so its counts are printed beside its percentiles.
 
 All the clients run in this one process, on the same cores as the server: the flooder's own
 CPU is part of the flood, as it would be on a shared host. Identity: the server trusts this
 login (``--trust-account``), so each client names its player in its hello.
 
 Run: .venv/bin/python bench/bench_table_flood.py [--quick] [--computer easy|normal]
-     [--workers N]   (--quick: a few seconds, for a smoke run)
+     [--workers N]   (about 1.5 minutes; --quick: about 10 s, for a smoke run)
 """
 
 from __future__ import annotations
@@ -761,6 +763,9 @@ def main() -> None:
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL
     computer = cast(Level, args.computer)
+    # A SIGTERM stops the bench as Ctrl+C does: through the ``finally`` that stops the
+    # servers (they run in sessions of their own, so no signal to this one reaches them).
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         with ProcessPoolExecutor(1) as pool:  # the victims' decisions
             alone = run(plan, computer, pool, args.workers, flooding=False)
