@@ -60,8 +60,10 @@ def public_start(start: GameState, now: GameState) -> GameState:
     """The start of the game ``start`` → ``now`` that a client may see and replay: the
     real first position, with a deck of the parcels dealt so far, in the order they were
     dealt, then the undealt ones in :func:`public_view`'s canonical order. Replaying the
-    actions from it gives ``public_view`` of every real position up to ``now``; what it
-    says of the undealt parcels is what everyone at the table knows: which cards they are."""
+    actions from it ends at ``public_view(now)`` exactly, and every position on the way has
+    the same :func:`public_view` as the real one at that point (only the order of parcels
+    still undealt differs); what it says of the undealt parcels is what everyone at the
+    table knows: which cards they are."""
     dealt = len(start.deck) - len(now.deck)
     unseen = public_view(now).deck
     return replace(start, deck=start.deck[:dealt] + unseen, seed=0)

@@ -20,9 +20,10 @@ The exchange:
 
 **Hidden information never crosses**: every :class:`core.GameState` the server sends is a
 public view (``core.public.public_view``: the undealt parcels in a canonical order, the
-seed 0). A :class:`Snapshot`'s ``start`` is built so that replaying its ``actions``
-reproduces the public history exactly: its deck is the parcels dealt so far, in the order
-they were dealt, then the undealt ones in canonical order.
+seed 0). A :class:`Snapshot`'s ``start`` is built so that replaying its ``actions`` ends
+at the public view of the table's position and passes through positions with the same
+public views as the real ones: its deck is the parcels dealt so far, in the order they
+were dealt, then the undealt ones in canonical order (``core.public_start``).
 """
 
 from __future__ import annotations

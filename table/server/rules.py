@@ -8,6 +8,7 @@ one sequence of changes, with the table as it is at that moment.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 
@@ -204,7 +205,9 @@ def absent_seat(
         raise Refusal("that player is here (or has not come yet): only an absent seat")
     left = row.wait - (now - since)
     if left > 0:
-        raise Refusal(f"that player has been away less than the table's wait: {left:.0f} s more")
+        raise Refusal(
+            f"that player has been away less than the table's wait: {math.ceil(left)} s more"
+        )
     return seat
 
 
