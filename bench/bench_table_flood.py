@@ -11,15 +11,17 @@ and one of the server's own computer players (``normal``; ``--computer easy``). 
   previous action).
 
 The flood, all of it from one other name (mallory) on the same server, set up in this order
-(hard tables first, so that a per-name table limit cannot be spent by the burst before):
+(so that per-name limits on tables and connections cannot be spent before the later kinds
+of flood are tried):
 
 - hard tables: [mallory, computer hard, computer hard]; mallory joins and hands her seat to
   a hard computer, so that the server's computer players never rest;
-- idle connections: hundreds of connections that say hello, then nothing;
 - half requests: connections that send a frame header promising 100 bytes and only 10 of
   them, then hold (half of them before their hello, half after it);
-- a creation burst: tables created as fast as several connections can ask, bounded in
-  attempts and in time, while the victim plays.
+- idle connections: hundreds of connections that say hello, then nothing;
+- a creation burst: tables created as fast as several connections can ask (new ones; if
+  those are refused, the flooder's open ones), bounded in attempts and in time, while the
+  victim plays.
 
 The victim first plays as long alone, on a fresh server; both runs are printed side by side
 with their ratio and the issue's targets (victim p99 ≤ 50 ms; easy/normal computer replies
@@ -426,10 +428,14 @@ class Flood:
         self.idle_closed = 0
         self.lent = 0
         """Idle connections the burst used, a new connection being refused."""
-        self.half = 0
-        self.half_closed: list[float] = []
-        """Seconds from a half request to the server closing its connection."""
+        self.half: Counter[bool] = Counter()
+        """Half requests held, by whether their hello came first."""
+        self.half_closed: defaultdict[bool, list[float]] = defaultdict(list)
+        """Seconds from a half request to the server closing its connection, by whether
+        its hello came first."""
         self.connections: list[Connection] = []
+        self.hard_connection: Connection | None = None
+        """The connection at the hard tables (the burst's last resort)."""
         self.writers: list[asyncio.StreamWriter] = []
         self.tasks: list[asyncio.Task[None]] = []
 
@@ -440,11 +446,12 @@ class Flood:
             self.errors[what].add(reason(exc))
 
     async def set_up(self) -> None:
-        """The flood that stays: hard tables, idle connections, half requests."""
+        """The flood that stays: hard tables, half requests, idle connections (in this
+        order, so that a per-name connection limit leaves room for the half requests)."""
         until = time.perf_counter() + self.plan.setup_seconds
         await self.start_hard_tables(until)
-        await self.open_idle(until)
         await self.send_halves(until)
+        await self.open_idle(until)
 
     async def start_hard_tables(self, until: float) -> None:
         try:
@@ -453,6 +460,7 @@ class Flood:
             self.count("hard tables", exc)
             return
         self.connections.append(connection)
+        self.hard_connection = connection
         seats = (wire.SeatSpec("player", FLOODER), *[wire.SeatSpec("computer", None, "hard")] * 2)
         for _ in range(self.plan.hard_tables):
             if time.perf_counter() > until:
@@ -519,14 +527,15 @@ class Flood:
                 raise Refused(answer.reason if isinstance(answer, wire.Error) else str(answer))
         writer.write(wire.HEADER.pack(HALF_PROMISED) + HALF_SENT)
         await writer.drain()
-        self.half += 1
-        self.tasks.append(asyncio.create_task(self.watch_half(reader, time.perf_counter())))
+        self.half[hello_first] += 1
+        watching = self.watch_half(reader, time.perf_counter(), hello_first)
+        self.tasks.append(asyncio.create_task(watching))
 
-    async def watch_half(self, reader: asyncio.StreamReader, sent: float) -> None:
+    async def watch_half(self, reader: asyncio.StreamReader, sent: float, hello: bool) -> None:
         with contextlib.suppress(OSError):
             while await reader.read(4096):
                 pass  # the server's refusal, if it says one
-        self.half_closed.append(time.perf_counter() - sent)
+        self.half_closed[hello].append(time.perf_counter() - sent)
 
     async def burst(self) -> None:
         """Tables, as fast as ``plan.creators`` connections can ask, within the bounds."""
@@ -550,7 +559,8 @@ class Flood:
                 answer = await asyncio.wait_for(asking, end + self.plan.grace - time.perf_counter())
             except Exception as exc:
                 self.count("tables", exc)
-                await connection.close()
+                if connection is not self.hard_connection:
+                    await connection.close()
                 connection = None
                 continue
             if isinstance(answer, wire.Lobby):
@@ -562,7 +572,7 @@ class Flood:
 
     async def burst_connection(self, old: Connection | None) -> Connection | None:
         """A new connection to ask for tables on; if the server refuses one, one of the
-        idle connections instead (a flooder uses what it has); None: neither."""
+        idle connections instead, else the hard tables' (a flooder uses what it has)."""
         if old is not None:
             self.errors["burst connections"].add(f"closed: {old.closed_reason}"[:100])
         try:
@@ -571,7 +581,8 @@ class Flood:
             self.count("burst connections", exc)
             spare = [c for c in self.idle if c.closed_reason is None]
             if not spare:
-                return None
+                hard = self.hard_connection
+                return hard if hard is not None and hard.closed_reason is None else None
             connection = spare[0]
             self.idle.remove(connection)
             self.lent += 1
@@ -714,6 +725,12 @@ def show(alone: Run, flooded: Run, plan: Plan, computer: str) -> None:
         show_flood(flood)
 
 
+def half_closed(flood: Flood, hello: bool) -> str:
+    closed = sorted(flood.half_closed[hello])
+    after = f" (after {closed[0]:.1f}–{closed[-1]:.1f} s)" if closed else ""
+    return f"{len(closed)} of {flood.half[hello]}{after}"
+
+
 def megabytes(size: int) -> str:
     return f"{size / 2**20:.0f}" if size else "-"
 
@@ -740,12 +757,10 @@ def show_flood(flood: Flood) -> None:
         f"  idle connections: {len(flood.idle) + flood.lent} of {plan.idle} open "
         f"({flood.lent} lent to the burst); closed by the server by the end: {flood.idle_closed}"
     )
-    closed = sorted(flood.half_closed)
-    after = f" (after {closed[0]:.1f}–{closed[-1]:.1f} s)" if closed else ""
     print(
-        f"  half requests: {flood.half} of {plan.half} held ({HALF_PROMISED} bytes promised, "
-        f"{len(HALF_SENT)} sent; half before their hello); closed by the server: "
-        f"{len(closed)}{after}"
+        f"  half requests ({HALF_PROMISED} bytes promised, {len(HALF_SENT)} sent): "
+        f"{flood.half.total()} of {plan.half} held; closed by the server: "
+        f"{half_closed(flood, False)} before their hello, {half_closed(flood, True)} after it"
     )
     for kind, tally in (("refused", flood.refused), ("errors", flood.errors)):
         for what, reasons in tally.items():
