@@ -106,6 +106,8 @@ class Hub:
         self.handlers: set[asyncio.Task[None]] = set()
         self._thinking: set[int] = set()
         self._ladder = asyncio.Lock()
+        self._creating: Counter[str] = Counter()
+        """Tables each player is creating right now (not yet rooms)."""
 
     def _room(self, row: TableRow) -> Room:
         room = Room(row, self.writer.commit, rate=self.rate)
@@ -299,15 +301,21 @@ class Hub:
     async def create(self, client: Client, message: wire.CreateTable) -> None:
         rows = rules.seat_rows(message.seats)
         title = rules.table_title(message.title, rows)
-        open_tables = sum(
+        open_tables = self._creating[client.player] + sum(
             1 for r in self.rooms.values()
             if r.owner == client.player and not r.over and r.damaged is None
         )  # fmt: skip
         rules.check_creator(client.player, rows, open_tables, self.limits.open_tables)
-        row = await self.writer.run(
-            self.writer.store.create, title, secrets.randbelow(2**53), rows,
-            message.pace, message.wait, client.player,
-        )  # fmt: skip
+        self._creating[client.player] += 1  # counted while stored: creations race otherwise
+        try:
+            row = await self.writer.run(
+                self.writer.store.create, title, secrets.randbelow(2**53), rows,
+                message.pace, message.wait, client.player,
+            )  # fmt: skip
+        finally:
+            self._creating[client.player] -= 1
+            if not self._creating[client.player]:
+                del self._creating[client.player]
         room = self._room(row)
         log(f"{client.player} created table {row.id} ({title!a})")
         client.send(wire.Lobby(message.ref, (room.info(),)))  # the creator then joins

@@ -151,6 +151,22 @@ async def test_a_players_open_tables_are_limited_and_another_player_still_create
     assert await create(server.socket, "ben", [PAIR[1], PAIR[0]]) == 3
 
 
+async def test_the_table_limit_holds_for_creations_sent_at_once(launch) -> None:
+    """Creations racing on several connections are counted while they are stored: the
+    limit is not passed by asking from many terminals at once."""
+    server = launch("--max-tables", "2")
+    await server.answering()
+    connections = [await connect(server.socket, "ann") for _ in range(4)]
+    answers = await asyncio.gather(*(
+        c.ask(wire.CreateTable(c.new_ref(), tuple(PAIR))) for c in connections for _ in range(2)
+    ))  # fmt: skip
+    made = [a for a in answers if isinstance(a, wire.Lobby)]
+    assert len(made) == 2, answers
+    assert all("at most 2" in a.reason for a in answers if isinstance(a, wire.Error))
+    for connection in connections:
+        await connection.close()
+
+
 # ---------------------------------------------------------------- identity
 
 CLIENT = """
