@@ -183,7 +183,7 @@ class LocalSeat:
     def can_hand_over(self) -> bool:
         return False
 
-    def hand_over(self, level: str | None, seat: int | None = None) -> None:
+    def hand_over(self, level: core.Level | None, seat: int | None = None) -> None:
         raise SeatError("Only at a shared table: here, every seat is set in the new-game form.")
 
     def absent_seats(self) -> list[tuple[int, str]]:

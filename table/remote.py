@@ -429,7 +429,7 @@ class RemoteSeat:
     def can_hand_over(self) -> bool:
         return not self.watching and self.link is not None and bool(self.seats_here)
 
-    def hand_over(self, level: str | None, seat: int | None = None) -> None:
+    def hand_over(self, level: core.Level | None, seat: int | None = None) -> None:
         """Let a computer of ``level`` play this terminal's seat (None: take it back), or
         at a live table the seat of a player away longer than the wait; the table is told,
         and the log says so."""
@@ -437,7 +437,7 @@ class RemoteSeat:
             raise SeatError("Only a player of the table can hand over a seat.")
         if self._busy:
             raise SeatError("Your last request is still on its way to the server.")
-        self._send(wire.HandOver(0, self.info.id, level, seat))  # type: ignore[arg-type]
+        self._send(wire.HandOver(0, self.info.id, level, seat))
 
     def absent_seats(self) -> list[tuple[int, str]]:
         """At a live table, the seats (and names) of players away longer than its wait,

@@ -198,7 +198,7 @@ class GameSeat(Protocol):
         shared table; a local game changes its seats in the new-game form)."""
         ...
 
-    def hand_over(self, level: str | None, seat: int | None = None) -> None:
+    def hand_over(self, level: core.Level | None, seat: int | None = None) -> None:
         """A computer of ``level`` plays this terminal's seat from now on (None: the player
         takes it back), or ``seat``, an absent player's (see :meth:`absent_seats`). Raises
         :class:`SeatError` saying why not; the listeners hear a ``status`` update whose

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from core.levels import LEVELS
 from tui import prompts
 from tui.messages import LoadRequested
 
@@ -69,8 +70,10 @@ class GameMenus(Screen[None]):
             try:
                 if choice == "absent":
                     self.seat.hand_over("normal", absent[0][0])
-                elif choice is not None:
-                    self.seat.hand_over(None if choice == "back" else choice)
+                elif choice == "back":
+                    self.seat.hand_over(None)
+                elif choice in LEVELS:  # Escape chose "": nothing
+                    self.seat.hand_over(choice)
             except SeatError as exc:
                 self.notify(str(exc), severity="warning", markup=False)
 
