@@ -2,9 +2,10 @@
 
 Start: take the store's lock (one server per store, whatever its socket), open the
 store (a table that cannot be read is set aside as damaged; only a file that is not a
-store stops the start), start the computer players, then listen under a temporary name
-and rename into place, so a client never finds a socket that refuses it. Stop (SIGTERM,
-SIGINT): tell every client, close, exit 0.
+store stops the start), start the computer players and wait until they have loaded the
+rules, then listen under a temporary name and rename into place, so a client never finds
+a socket that refuses it, nor a server still starting. Stop (SIGTERM, SIGINT): tell every
+client, close, exit 0.
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ async def serve(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(_quiet)
         computers = Computers(max(1, args.workers))
+        await computers.ready()
         writer = Writer(store, args.commit_delay)
         limits = fit_to_descriptors(Limits(args.max_connections, args.max_tables))
         hub = Hub(rows, writer, ratings, args.trust_account, computers, limits)

@@ -101,8 +101,8 @@ class Lane:
             initializer=_watch_parent,
             initargs=(os.getpid(),),
         )
-        for _ in range(self.workers):
-            pool.submit(_ready)  # start the workers now, from this thread
+        # Start the workers now, from this thread (the parent-death signal is tied to it).
+        self.warming = [pool.submit(_ready) for _ in range(self.workers)]
         return pool
 
     async def decide(
@@ -174,6 +174,19 @@ class Computers:
         """``level``'s action on the public position ``state``, for a table of ``owner``."""
         lane = self.deep if level == "hard" else self.quick
         return await lane.decide(owner, level, seed, state)
+
+    async def ready(self, within: float = 10.0) -> None:
+        """Once every worker has started and loaded the rules (or ``within`` seconds have
+        passed: a decision then waits for its worker instead). The server listens only
+        then, so that starting workers never slow its first requests."""
+        warming = [asyncio.wrap_future(job) for lane in (self.quick, self.deep)
+                   for job in lane.warming]  # fmt: skip
+        done, late = await asyncio.wait(warming, timeout=within)
+        if late:
+            log(f"{len(late)} computer-player workers are slow to start")
+        for job in done:
+            if job.exception() is not None:
+                log(f"a computer-player worker failed to start: {job.exception()!r}")
 
     def close(self) -> None:
         """Stop every worker now (a running search is not waited for)."""
