@@ -20,9 +20,12 @@ PHASE_WORDS = {core.Phase.EXCAVATION: "Excavation", core.Phase.SURVEY: "Survey",
 
 
 def status_line(state: core.GameState, players: Sequence[Player], warning: str | None) -> Text:
-    """Season, phase, who decides, the deck's size, and the seat's warning (NOT SAVED…)."""
+    """Season, the seat's warning (NOT SAVED, reconnecting…: first, so that a narrow
+    terminal never cuts it off), phase, who decides, the deck's size."""
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f" Season {state.season}/4 ", look.CURSOR)
+    if warning:
+        text.append(f" {warning} ", look.CURSOR)
     text.append(f" {PHASE_WORDS[state.phase]}")
     seat = state.current_player
     if seat is not None:
@@ -32,8 +35,6 @@ def status_line(state: core.GameState, players: Sequence[Player], warning: str |
         if players[seat].away:
             text.append(f" ({players[seat].away})", look.DIM)
     text.append(f" · deck {len(state.deck)}", look.DIM)
-    if warning:
-        text.append(f" · {warning}", look.CURSOR)
     return text
 
 
