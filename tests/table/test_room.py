@@ -12,9 +12,7 @@ import asyncio
 import copy
 import random
 import time
-from collections.abc import Callable, Coroutine, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,42 +24,15 @@ from table import protocol as wire
 from table.server.room import Room
 from table.server.rules import Refusal
 from table.store import Append, Change, Chat, Paused, SeatRow, SitDown, StandIn, TableRow, Truncate
+from tests.table.tables import T0, Ear, refused, view
 
 TABLE = 7
 SEED = 5
-T0 = 1_000_000.0
 DAMAGED = "this table is damaged ({}): it can only be exported"
 NOT_STORED = "the server could not store that (disk full); nothing changed"
 
 
 # ---------------------------------------------------------------- fakes
-
-
-@dataclass(eq=False)
-class Ear:
-    """A connection hearing the table: keeps what it is sent; a closed one refuses."""
-
-    player: str
-    heard: list[wire.ServerMessage] = field(default_factory=list)
-    closed: bool = False
-    seen: int = 0
-    """How many of the messages heard the test has looked at already (:meth:`news`)."""
-
-    def send(self, message: wire.ServerMessage) -> bool:
-        if self.closed:
-            return False
-        self.heard.append(message)
-        return True
-
-    def news(self) -> list[wire.ServerMessage]:
-        """What it heard since the test last marked it (:meth:`mark`)."""
-        return self.heard[self.seen :]
-
-    def mark(self) -> None:
-        self.seen = len(self.heard)
-
-    def kinds(self) -> list[str]:
-        return [type(message).__name__ for message in self.news()]
 
 
 class Store:
@@ -95,15 +66,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@contextmanager
-def refused(reason: str, *, whole: bool = True) -> Iterator[None]:
-    """The block is refused with ``reason`` (the whole sentence, or how it starts)."""
-    with pytest.raises(Refusal) as caught:
-        yield
-    said = str(caught.value)
-    assert (said == reason) if whole else said.startswith(reason), said
 
 
 async def settle() -> None:
@@ -201,17 +163,6 @@ class Table:
         room = self.room
         said = {name: list(times) for name, times in room.said.items() if times}
         return copy.deepcopy(room.row), len(room.states), dict(room.away_since), said
-
-
-def view(ear: Ear) -> list[core.GameState]:
-    """The positions a client shows after what ``ear`` heard (as the remote seat does)."""
-    states: list[core.GameState] = []
-    for message in ear.heard:
-        if isinstance(message, wire.Snapshot):
-            states = core.replay(message.start, message.actions)
-        elif isinstance(message, wire.Played) and message.seq == len(states) - 1:
-            states.append(message.state)
-    return states
 
 
 def sees_the_table(ear: Ear, room: Room) -> bool:

@@ -33,35 +33,12 @@ from table import protocol as wire
 from table.server.room import Room
 from table.server.rules import CHAT_LINES, CHAT_WINDOW, Refusal
 from table.store import Append, Change, Chat, SeatRow, StandIn, TableRow, Truncate
+from tests.table.tables import T0, Ear, view
 
 TABLE = 3
-T0 = 1_000_000.0
 NAMES = ("ann", "ben", "cleo")
 WATCHER = "wes"
 LINES = ("gg", "hmm", "nice survey", "  back soon  ")
-
-
-@dataclass(eq=False)
-class Ear:
-    """A connection hearing the table: keeps what it is sent."""
-
-    player: str
-    heard: list[wire.ServerMessage] = field(default_factory=list)
-
-    def send(self, message: wire.ServerMessage) -> bool:
-        self.heard.append(message)
-        return True
-
-
-def view(ear: Ear) -> list[core.GameState]:
-    """The positions a client shows after what ``ear`` heard (as the remote seat does)."""
-    states: list[core.GameState] = []
-    for message in ear.heard:
-        if isinstance(message, wire.Snapshot):
-            states = core.replay(message.start, message.actions)
-        elif isinstance(message, wire.Played) and message.seq == len(states) - 1:
-            states.append(message.state)
-    return states
 
 
 def random_game(start: core.GameState, most: int, seed: int) -> list[core.Action]:

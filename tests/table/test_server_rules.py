@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -16,21 +15,11 @@ from table import protocol as wire
 from table.server import rules
 from table.server.rules import Refusal
 from table.store import SeatRow, TableRow
+from tests.table.tables import T0, refused
 
 ANN, BEN = 0, 1
-T0 = 1_000_000.0
-"""An arbitrary moment (Unix seconds) the tests count from."""
 RLO = "\u202e"
 """U+202E RIGHT-TO-LEFT OVERRIDE: makes a name read backwards on another terminal."""
-
-
-@contextmanager
-def refused(reason: str, *, whole: bool = True) -> Iterator[None]:
-    """The block is refused with ``reason`` (the whole sentence, or how it starts)."""
-    with pytest.raises(Refusal) as caught:
-        yield
-    said = str(caught.value)
-    assert (said == reason) if whole else said.startswith(reason), said
 
 
 def table(*seats: SeatRow, pace: wire.Pace = "live", wait: float = 300, actions=()) -> TableRow:
