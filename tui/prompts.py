@@ -57,10 +57,10 @@ def decision(
     if mode is Mode.PLACE and draft.kind is not None:
         kind, n = draft.kind, len(draft.placed) + 1
         count = len(next_spaces(draft, state))
+        spaces = "1 space [·] can" if count == 1 else f"{count} spaces [·] can"
         return f"{who}: {kind.label}, cube {n} of {kind.cubes}.", Text(
-            f"arrows/hjkl move · Enter places · Esc backs out · "
-            f"{count} spaces [·] can take it", look.DIM,
-        )  # fmt: skip
+            f"arrows/hjkl move · Enter places · Esc backs out · {spaces} take it", look.DIM
+        )
     if mode is Mode.ROOM:
         what = "Sir Brown: a cube from stock" if draft.room_action is core.Brown else "Booking"
         return f"{who}: {what} into a Museum room.", Text(

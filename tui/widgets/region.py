@@ -133,9 +133,13 @@ class RegionView(Widget, can_focus=True):
     @picture.setter
     def picture(self, picture: RegionPicture) -> None:
         resized = rows_in(len(picture.state.region)) != self.rows
+        cube_placed = len(picture.placed) > len(self._picture.placed)
         self._picture = picture
         if self.cursor >= WIDTH * self.rows:
             self.cursor = 0
+        if cube_placed and picture.legal and self.cursor not in picture.legal:
+            # The cube just placed: on to where the next one may go (issue 18 #11).
+            self.cursor = self._nearest(picture.legal)
         self._repaint(layout=resized)
 
     def set_roomy(self, roomy: bool) -> None:
@@ -167,10 +171,14 @@ class RegionView(Widget, can_focus=True):
     def move_near(self, spaces: frozenset[Space]) -> None:
         """Move the cursor to the nearest of ``spaces``, unless it is on one already."""
         if spaces and self.cursor not in spaces:
-            row, col = divmod(self.cursor, WIDTH)
-            self.move_cursor(
-                min(spaces, key=lambda s: (abs(s // WIDTH - row) + abs(s % WIDTH - col), s))
-            )
+            self.move_cursor(self._nearest(spaces))
+
+    def _nearest(self, spaces: frozenset[Space]) -> Space:
+        """The space of ``spaces`` fewest cursor keys away, ties to the first in reading
+        order. After a cube, the next one of the same action goes next to it or to the
+        player's own cubes, so the nearest is nearly always the one meant."""
+        row, col = divmod(self.cursor, WIDTH)
+        return min(spaces, key=lambda s: (abs(s // WIDTH - row) + abs(s % WIDTH - col), s))
 
     def move_cursor(self, space: Space) -> None:
         if space != self.cursor:
