@@ -73,6 +73,9 @@ class SaveSummary(msgspec.Struct, frozen=True):
     and far enough inside ``datetime``'s range to convert to any time zone."""
     finished: bool
     error: str | None = None
+    winners: tuple[str, ...] = ()
+    """Once finished, the winners' names (core's final scores, tie-break included): one,
+    or several sharing the win. Empty while the game goes on."""
     open_elsewhere: str | None = None
     """Who has the game open in another process and since when ("in another window since
     14:02 (pid 123, tty pts/3)"), or None. Such a game can be watched or taken over."""
@@ -393,6 +396,7 @@ def _summarise(name: str, save: SaveFile, states: list[core.GameState]) -> SaveS
         leader=leader(state),
         updated=save.updated,
         finished=core.is_over(state),
+        winners=winners(state),
     )
 
 
@@ -407,6 +411,13 @@ def leader(state: core.GameState) -> str | None:
             return None
         seats = [seat for seat, p in enumerate(state.players) if p.score == best]
     return " & ".join(state.players[seat].name for seat in seats)
+
+
+def winners(state: core.GameState) -> tuple[str, ...]:
+    """The winners' names once the game is over (several: a shared win), else none."""
+    if not core.is_over(state):
+        return ()
+    return tuple(state.players[seat].name for seat in core.final_scores(state).winners)
 
 
 def _damaged(name: str, error: SaveError, updated: datetime) -> SaveSummary:

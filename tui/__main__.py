@@ -91,11 +91,22 @@ def print_saves(folder_option: str | None) -> int:
 def _row_line(row: saves.SaveSummary) -> str:
     if row.error:
         return f"  {row.name:<24} damaged: {row.error}"
-    state = "finished" if row.finished else f"season {row.season}"
-    leader = f", leader {row.leader}" if row.leader else ""
     when = row.updated.astimezone().strftime("%Y-%m-%d %H:%M")
     elsewhere = f" (open {row.open_elsewhere})" if row.open_elsewhere else ""
-    return f"  {row.name:<24} {when}  {', '.join(row.players)} — {state}{leader}{elsewhere}"
+    return f"  {row.name:<24} {when}  {', '.join(row.players)} — {standing(row)}{elsewhere}"
+
+
+def standing(row: saves.SaveSummary) -> str:
+    """Where a game stands: ``season 2, leader Ben``; once over, who won by core's final
+    scores (tie-break included): ``finished, won by Ann``, or ``finished, Ann and Ben
+    share the win`` when the tie-break leaves them tied."""
+    if not row.finished:
+        return f"season {row.season}, leader {row.leader}" if row.leader else f"season {row.season}"
+    if len(row.winners) > 1:
+        return f"finished, {', '.join(row.winners[:-1])} and {row.winners[-1]} share the win"
+    if row.winners:
+        return f"finished, won by {row.winners[0]}"
+    return "finished"
 
 
 def has_terminal() -> bool:
