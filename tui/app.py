@@ -150,7 +150,11 @@ class MykerinosApp(App[None]):
         not saved; otherwise (new-game form, lists) leave at once, nothing being lost."""
         from tui.screens.dialogs import ConfirmScreen
         from tui.screens.game import GameScreen
+        from tui.screens.too_small import TooSmallScreen
 
+        if isinstance(self.screen, TooSmallScreen):
+            self.screen.action_quit()  # no room for the question: it saves and leaves
+            return
         if isinstance(self.screen, ConfirmScreen):
             return  # a question is on screen already: it is answered with y or n
         games = [s for s in self.screen_stack if isinstance(s, GameScreen)]
