@@ -125,6 +125,9 @@ class TableInfo(msgspec.Struct, frozen=True):
     paused_by: str | None = None
     damaged: str | None = None
     """Why a damaged table cannot go on."""
+    paused_this_season: tuple[str, ...] = ()
+    """The players who have paused the table in the current season (once each): a client
+    can tell a pause that would be refused before asking for it."""
 
 
 # ---------------------------------------------------------------- client → server
@@ -211,6 +214,14 @@ class Pause(_Message, frozen=True, tag="pause"):
     minutes: Annotated[int, msgspec.Meta(ge=1, le=30)] = 10
 
 
+class Resume(_Message, frozen=True, tag="resume"):
+    """End your pause of ``table`` now, for everyone (only the player who paused it, while
+    the pause runs). Answered by :class:`Seats`."""
+
+    ref: Ref
+    table: TableId
+
+
 class Say(_Message, frozen=True, tag="say"):
     """A line of chat at ``table`` (players and spectators; answered by :class:`Said`)."""
 
@@ -240,6 +251,7 @@ Request = (
     | Leave
     | HandOver
     | Pause
+    | Resume
     | Say
     | Ladder
     | Export

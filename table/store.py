@@ -232,7 +232,15 @@ class Paused:
     until: float
 
 
-Change = Append | Truncate | SitDown | StandIn | Chat | Finished | Paused
+@dataclass(frozen=True)
+class Resumed:
+    """``name`` ended their pause of the table early: it is no longer paused."""
+
+    table: int
+    name: str
+
+
+Change = Append | Truncate | SitDown | StandIn | Chat | Finished | Paused | Resumed
 
 
 class TableStore:
@@ -429,6 +437,15 @@ class TableStore:
                         "UPDATE tables SET paused_until = ?, paused_by = ? WHERE id = ?",
                         (change.until, change.name, change.table),
                     )
+                    continue
+                elif isinstance(change, Resumed):
+                    ended = self.db.execute(
+                        "UPDATE tables SET paused_until = NULL, paused_by = NULL "
+                        "WHERE id = ? AND paused_by = ?",
+                        (change.table, change.name),
+                    )
+                    if ended.rowcount != 1:
+                        raise StoreError(f"table {change.table} is not paused by {change.name}")
                     continue
                 elif isinstance(change, StandIn):
                     self.db.execute(

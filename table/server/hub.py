@@ -269,6 +269,10 @@ class Hub:
                 until = await room.pause(client, ref, message.minutes)
                 delay = max(0.0, until - room.clock()) + 0.05
                 asyncio.get_running_loop().call_later(delay, self.computers_play, room)
+            case wire.Resume():
+                room = self.room(message.table)
+                await room.resume(client, ref)
+                self.computers_play(room)  # the one whose turn it is need not wait
             case wire.HandOver():
                 room = self.room(message.table)
                 await room.hand_over(client, ref, message.level, message.seat)

@@ -35,6 +35,7 @@ from table.store import (
     Change,
     Chat,
     Paused,
+    Resumed,
     SeatRow,
     SitDown,
     StandIn,
@@ -156,7 +157,14 @@ class Room:
             state.season if state is not None else 0,
             self.row.created, self.row.updated, len(self.row.actions), self.row.pace,
             self.row.wait, until, self.row.paused_by if until else None, self.damaged,
+            self._paused_this_season(state),
         )  # fmt: skip
+
+    def _paused_this_season(self, state: core.GameState | None) -> tuple[str, ...]:
+        """Who has taken their pause of the season under way (the lobby's lines: none)."""
+        if state is None or self.row.pace != "live":
+            return ()
+        return tuple(sorted(name for name, season in self.row.pauses if season == state.season))
 
     def snapshot(self, ref: int, listener: Listener, note: str | None = None) -> wire.Snapshot:
         """The public history, for a table that has started."""
@@ -340,6 +348,17 @@ class Room:
             at = time.strftime("%H:%M", time.localtime(until))
             self._noted(listener, ref, f"{listener.player} paused the table until {at}.")
             return until
+
+    async def resume(self, listener: Listener, ref: int) -> None:
+        """End the player's own pause now, for everyone (the computers may play again)."""
+        async with self.lock:
+            self._writable()
+            if not self.listeners.get(listener):
+                raise Refusal("only a player of the table can resume it")
+            rules.check_resume(self.row, listener.player, self.clock())
+            await self._commit(Resumed(self.id, listener.player))
+            self.row.paused_until = self.row.paused_by = None
+            self._noted(listener, ref, f"{listener.player} ended their pause: play on.")
 
     async def hand_over(
         self, listener: Listener, ref: int, level: core.Level | None, seat: int | None

@@ -222,6 +222,16 @@ def check_pause(row: TableRow, state: core.GameState | None, player: str, now: f
     return state.season
 
 
+def check_resume(row: TableRow, player: str, now: float) -> None:
+    """A pause is lifted early only by the player who took it, and only while it runs."""
+    until = paused_until(row, now)
+    if until is None:
+        raise Refusal("the table is not paused")
+    if row.paused_by != player:
+        at = time.strftime("%H:%M", time.localtime(until))
+        raise Refusal(f"{row.paused_by} paused the table until {at}: only they can resume it early")
+
+
 def chat_text(text: str, said: list[float], now: float) -> str:
     """A line of chat as kept (stripped), if it may be said now; ``said`` are the times of
     the sayer's recent lines at this table (pruned here, but not added to)."""
