@@ -192,8 +192,17 @@ class LocalSeat:
     def can_pause(self) -> bool:
         return False
 
+    def why_no_pause(self) -> str | None:
+        return "Only a live shared table is paused: here, just stop playing."
+
     def pause(self, minutes: int) -> None:
         raise SeatError("Only a live shared table is paused: here, just stop playing.")
+
+    def can_resume(self) -> bool:
+        return False
+
+    def resume(self) -> None:
+        raise SeatError("Only a live shared table is paused: here, just play on.")
 
     @property
     def chat(self) -> Sequence[ChatLine]:

@@ -76,7 +76,7 @@ CLOCK_SLACK = 2.0
 """Seconds by which the server's time of a chat line may precede its sending here (both
 read this machine's clock, the server at a later moment)."""
 
-Request = wire.Play | wire.Undo | wire.HandOver | wire.Pause | wire.Say
+Request = wire.Play | wire.Undo | wire.HandOver | wire.Pause | wire.Resume | wire.Say
 """What the seat asks of its table and hears the answer to later."""
 
 
@@ -278,9 +278,11 @@ class RemoteSeat:
     def status(self) -> str | None:
         if self.link is None:
             return "reconnecting…"
-        until = self.info.paused_until
-        if until is not None and until > time.time():
+        until = self._paused_until()
+        if until is not None:
             at = time.strftime("%H:%M", time.localtime(until))
+            if self.can_resume():
+                return f"PAUSED until {at} (P resumes)"
             return f"PAUSED until {at} ({self.info.paused_by})"
         if self.watching:
             return "WATCHING"
@@ -324,6 +326,8 @@ class RemoteSeat:
             raise SeatError(self._why_not_here())
         if self._busy:
             raise SeatError("Your last action is still on its way to the server.")
+        if self._paused_until() is not None:  # said here, not after the server's refusal
+            raise SeatError(self._paused_words())
         core.apply_action(self.state, action)  # raises IllegalActionError, in words
         self._send(wire.Play(0, self.info.id, len(self.actions), action))
 
@@ -454,16 +458,69 @@ class RemoteSeat:
         ]  # fmt: skip
 
     def can_pause(self) -> bool:
-        return self.info.pace == "live" and bool(self.seats_here) and self.link is not None
+        return (
+            self.info.pace == "live"
+            and bool(self.seats_here)
+            and self.link is not None
+            and not core.is_over(self.state)
+        )
+
+    def why_no_pause(self) -> str | None:
+        """Why the server would refuse a pause now, told from the table as last heard:
+        a live game in progress, a player of it, once per player per season, never while
+        a pause runs. The server has the last word."""
+        if self.link is None:
+            return "The table server is out of reach: reconnecting…"
+        if self.info.pace != "live":
+            return "This table waits for everyone: only a live table is paused."
+        if not self.seats_here:
+            return "Only a player of the table can pause it."
+        if core.is_over(self.state):
+            return "The game is over: there is nothing to pause."
+        if self._paused_until() is not None:
+            return self._paused_words()
+        if self.link.player in self.info.paused_this_season:
+            return "You have paused this table once this season already."
+        if self._busy:
+            return "Your last request is still on its way to the server."
+        return None
 
     def pause(self, minutes: int) -> None:
         """Pause the live table for everyone (once per player per season; the server
         says when not)."""
-        if not self.can_pause():
-            raise SeatError("Only a player of a live table can pause it.")
+        why = self.why_no_pause()
+        if why is not None:
+            raise SeatError(why)
+        self._send(wire.Pause(0, self.info.id, minutes))
+
+    def can_resume(self) -> bool:
+        return (
+            self.link is not None
+            and bool(self.seats_here)
+            and self.info.paused_by == self.link.player
+            and self._paused_until() is not None
+        )
+
+    def resume(self) -> None:
+        """End this player's pause now; the table is told (the log says so)."""
+        if not self.can_resume():
+            raise SeatError("Only the player who paused the table can resume it, while paused.")
         if self._busy:
             raise SeatError("Your last request is still on its way to the server.")
-        self._send(wire.Pause(0, self.info.id, minutes))
+        self._send(wire.Resume(0, self.info.id))
+
+    def _paused_until(self) -> float | None:
+        """When the pause under way ends (None: the table is not paused)."""
+        until = self.info.paused_until
+        return until if until is not None and until > time.time() else None
+
+    def _paused_words(self) -> str:
+        """The pause under way, in a sentence (what the server would answer, and how it
+        ends sooner)."""
+        at = time.strftime("%H:%M", time.localtime(self._paused_until() or time.time()))
+        if self.can_resume():
+            return f"You paused the table until {at}: P resumes it now."
+        return f"The table is paused until {at} ({self.info.paused_by}): wait for it."
 
     def take_over(self) -> None:
         raise SeatError("A shared table cannot be taken over.")
@@ -564,6 +621,8 @@ class RemoteSeat:
             return bool(seats) and all(info.seats[s].standin == request.level for s in seats)
         if isinstance(request, wire.Pause):
             return info.paused_by == player and (info.paused_until or 0.0) > sent.at
+        if isinstance(request, wire.Resume):  # no pause of theirs runs any more
+            return info.paused_by != player or self._paused_until() is None
         text = request.text.strip()
         return any(
             line.name == player and line.text == text and line.at >= sent.at - CLOCK_SLACK
@@ -580,7 +639,9 @@ class RemoteSeat:
         if isinstance(request, wire.HandOver):
             return self.can_hand_over()
         if isinstance(request, wire.Pause):
-            return self.can_pause()
+            return self.why_no_pause() is None
+        if isinstance(request, wire.Resume):
+            return self.can_resume()
         return self.can_say()
 
     def _not_made(self, sent: _Sent) -> str:
@@ -595,6 +656,8 @@ class RemoteSeat:
             what = f"your seat was not {handed}"
         elif isinstance(request, wire.Pause):
             what = "the table was not paused"
+        elif isinstance(request, wire.Resume):
+            what = "the table was not resumed"
         else:
             what = f"your line was not said ({request.text.strip()})"
         if tuple(self.actions) != sent.history:

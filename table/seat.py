@@ -214,8 +214,23 @@ class GameSeat(Protocol):
         """Whether this terminal may pause the table for everyone (a live shared table)."""
         ...
 
+    def why_no_pause(self) -> str | None:
+        """Why a pause asked for now would be refused, in a sentence (None: it would not,
+        as far as this terminal can tell; the server has the last word)."""
+        ...
+
     def pause(self, minutes: int) -> None:
         """Pause the table for everyone for ``minutes`` (raises :class:`SeatError`)."""
+        ...
+
+    def can_resume(self) -> bool:
+        """Whether this terminal's player paused the table and the pause still runs: they
+        may end it early."""
+        ...
+
+    def resume(self) -> None:
+        """End this player's pause now, for everyone (raises :class:`SeatError`); the
+        listeners hear a ``status`` update whose note says it."""
         ...
 
     @property

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from table.seat import GameSeat
 
 
+PAUSE_MINUTES = 10
+"""How long ``P`` pauses a live table for everyone."""
+
 MENU_KEYS = frozenset({"save_as", "hint", "hand_over", "chat", "pause"})
 """The menus' keys that a narrow keys bar may leave out (the help names them)."""
 
@@ -80,20 +83,45 @@ class GameMenus(Screen[None]):
         name = absent[0][1] if absent else None
         self.app.push_screen(HandOverScreen(self.seat.handed_to, name), chosen)
 
+    def refuse(self, reason: str) -> None:
+        """Say why a key does nothing now (the game screen says it in its action bar, in
+        place of the options, where no notice covers the prompt)."""
+        self.notify(reason, severity="warning", markup=False)
+
     def action_pause(self) -> None:
-        """A live shared table, paused for everyone for 10 minutes (once a season)."""
-        from table.seat import SeatError
+        """A live shared table, paused for everyone for 10 minutes (once a season); P
+        again while one's own pause runs ends it. A pause the table would refuse is
+        refused before the question."""
         from tui.screens.dialogs import ConfirmScreen
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                try:
-                    self.seat.pause(10)
-                except SeatError as exc:
-                    self.notify(str(exc), severity="warning", markup=False)
+        if self.seat.can_resume():
+            question = "Resume the table now? Your pause ends for everyone."
+            self.app.push_screen(ConfirmScreen(question), self._resume_answered)
+            return
+        why = self.seat.why_no_pause()
+        if why is not None:
+            self.refuse(why)
+            return
+        question = f"Pause the table for everyone for {PAUSE_MINUTES} minutes? (once per season)"
+        self.app.push_screen(ConfirmScreen(question), self._pause_answered)
 
-        question = "Pause the table for everyone for 10 minutes? (once per season)"
-        self.app.push_screen(ConfirmScreen(question), answered)
+    def _pause_answered(self, yes: bool | None) -> None:
+        from table.seat import SeatError
+
+        if yes:
+            try:
+                self.seat.pause(PAUSE_MINUTES)
+            except SeatError as exc:  # the table changed while the question was open
+                self.refuse(str(exc))
+
+    def _resume_answered(self, yes: bool | None) -> None:
+        from table.seat import SeatError
+
+        if yes:
+            try:
+                self.seat.resume()
+            except SeatError as exc:  # the pause ran out while the question was open
+                self.refuse(str(exc))
 
     def action_load(self) -> None:
         self.post_message(LoadRequested())
