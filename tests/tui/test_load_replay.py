@@ -16,6 +16,7 @@ import saves
 from tests.tui.conftest import toasts
 from tui.screens.load import LoadScreen
 from tui.screens.replay import ReplayScreen
+from tui.widgets.players import PlayersView
 from tui.widgets.region import RegionView
 
 SIZE = (80, 24)
@@ -212,9 +213,8 @@ async def test_replay_board_follows_the_state(store: saves.SaveStore) -> None:
     async with app.run_test(size=SIZE):
         screen = app.screen
         assert isinstance(screen, ReplayScreen) and screen.position == 5
-        assert screen.query_one("#replay-region", RegionView).picture.state == session.state
-        players = str(screen.query_one("#replay-players", Static).render())
-        assert all(seat.name in players for seat in SEATS)
+        assert screen.query_one(RegionView).picture.state == session.state
+        assert screen.query_one(PlayersView).state == session.state
 
 
 def test_replay_needs_matching_states_and_actions() -> None:
@@ -232,19 +232,6 @@ def test_last_played_shows_the_year_only_when_not_this_one() -> None:
     local = updated.astimezone()
     assert when(summary, now=local) == local.strftime("%d %b %H:%M")
     assert when(summary, now=local.replace(year=2027)) == local.strftime("%d %b %Y")
-
-
-def test_players_table_shows_final_totals_and_the_winner(store: saves.SaveStore) -> None:
-    """Once the game is over the players' lines give final totals and who won."""
-    from tui.screens.replay import players_text
-
-    session = _game(store, "done", None, seed=9)
-    scores = core.final_scores(session.state)
-    text = players_text(session.state).plain
-    winner = session.seats[scores.winners[0]].name
-    assert "Total" in text and f"Won by {winner}" in text
-    for score in scores.players:
-        assert f" {score.total:>5} " in text
 
 
 async def test_in_the_app_load_screen_resumes_the_chosen_game(store: saves.SaveStore) -> None:

@@ -1,8 +1,14 @@
 """The replay screen: step through a saved or finished game, action by action.
 
-The board (the region and the players) shows the position after the highlighted action of
-the log; both move together. Nothing is written: replay reads the session's states only.
-The region is drawn by the game's own `RegionView`.
+It shows what the game screen showed at each moment, with the game screen's own widgets:
+its status line and its `Board` (region and legend, players' panels with their cards,
+passing scale, Museum), in which the list of the game's actions takes the place of the
+game's log; the highlighted action is the last one played in the position shown. Nothing
+is written: replay reads the session's states only.
+
+Once the game is over, core has cleared the region: the board then keeps the region of
+the last position that had one (the status line says so), so that the end of the game
+does not show an empty board.
 """
 
 from __future__ import annotations
@@ -13,21 +19,24 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
 import core
-from table.seat import ChatLine
-from tui import look
+from table.seat import ChatLine, Player
+from tui import look, prompts
+from tui.widgets.actionbar import StatusLine
+from tui.widgets.board import Board
 from tui.widgets.keys import KeysBar
+from tui.widgets.log import LogView
 from tui.widgets.region import RegionPicture, RegionView
 
 if TYPE_CHECKING:
     import saves
 
-PHASES = {core.Phase.EXCAVATION: "excavation", core.Phase.SURVEY: "survey",
-          core.Phase.OVER: "game over"}  # fmt: skip
+PAGE = 10
+"""Actions stepped by PgUp and PgDn."""
 
 
 def describe(state: core.GameState, action: core.Action) -> str:
@@ -40,48 +49,55 @@ def describe(state: core.GameState, action: core.Action) -> str:
         return core.format_action(action)
 
 
-def players_text(state: core.GameState) -> Text:
-    """A small table of the players: points (final totals once over), stock (Stk), reserve
-    (Res) and Museum rooms; ``>`` marks who decides, ``passed`` who has passed this season."""
-    over = core.is_over(state)
-    totals = [p.total for p in core.final_scores(state).players] if over else None
-    text = Text(f"    {'Player':<10} {'Total' if over else 'Pts':>5} Stk Res Rooms\n", "dim")
-    for seat, player in enumerate(state.players):
-        marker = ">" if state.current_player == seat else " "
-        points = totals[seat] if totals is not None else player.score
-        rooms = sum(1 for holder in state.museum if holder == seat)
-        excavating = state.phase == core.Phase.EXCAVATION
-        passed = " passed" if excavating and state.has_passed(seat) else ""
-        line = (
-            f"{marker} {player.colour.letter} {look.pad(player.name, 10)} {points:>5} "
-            f"{player.stock:>3} {player.reserve:>3} {rooms:>5}{passed}"
-        )
-        text.append(line + "\n", style="bold" if marker == ">" else "")
-    if over:
-        winners = core.final_scores(state).winners
-        text.append("Won by " + " & ".join(state.players[s].name for s in winners), "bold")
-    return text
+def verdict(state: core.GameState) -> str:
+    """Who won a finished game, by core's final scores (tie-break included), in the final
+    scores' words: ``Ann (B) wins with 51 points`` or ``… share the win with 40 points``."""
+    scores = core.final_scores(state)
+    best = max(score.total for score in scores.players)
+    names = [look.seat_name(state, seat) for seat in scores.winners]
+    if len(names) == 1:
+        return f"{names[0]} wins with {best} points"
+    return f"{', '.join(names[:-1])} and {names[-1]} share the win with {best} points"
+
+
+def players_of(source: saves.Session | None, state: core.GameState) -> list[Player]:
+    """Who sits where, as the status line names them: a session's seats say which are
+    computers; a bare list of states gives the names and colours only."""
+    seats = source.seats if source is not None else []
+    levels = [seat.level if seat.kind == "computer" else None for seat in seats]
+    levels += [None] * (state.player_count - len(levels))
+    return [
+        Player(player.name, player.colour, computer=level)
+        for player, level in zip(state.players, levels, strict=False)
+    ]
 
 
 class ReplayScreen(Screen[None]):
-    """A game's log beside its board; ←/→ step one action, Home/End jump, Esc goes back."""
+    """A game's board beside its list of actions; ←/→ step one action, PgUp/PgDn ten,
+    Home/End jump, Esc goes back."""
 
     DEFAULT_CSS = """
     ReplayScreen { layout: vertical; }
     ReplayScreen #replay-status { height: 1; background: $panel; text-style: bold; }
-    ReplayScreen #replay-body { height: 1fr; }
-    ReplayScreen #replay-board { width: auto; min-width: 42; margin-right: 1; }
-    ReplayScreen #replay-region { margin-bottom: 1; }
-    ReplayScreen #replay-players { height: auto; }
-    ReplayScreen #replay-log { width: 1fr; height: 1fr; }
+    ReplayScreen #replay-ranking { height: 1; }
+    ReplayScreen #replay-log {
+        width: 100%; height: 1fr; min-height: 2; border: none; padding: 0;
+        background: $background; scrollbar-size-vertical: 1;
+    }
+    ReplayScreen #replay-log:focus { background-tint: $foreground 0%; }
     """
+    # Priority: the list of actions has the focus (so the region draws no cursor) and
+    # would take the arrows, Home, End and the pages for its own highlight.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h,up,k", "step(-1)", "Back", key_display="←"),
-        Binding("right,l,down,j", "step(1)", "Forward", key_display="→"),
-        Binding("home,g", "jump(0)", "Start"),
-        Binding("end,G", "jump(-1)", "End"),
+        Binding("left,h,up,k", "step(-1)", "Back", key_display="←", priority=True),
+        Binding("right,l,down,j", "step(1)", "Forward", key_display="→", priority=True),
+        Binding("pagedown", f"step({PAGE})", f"{PAGE} on", key_display="PgDn", priority=True),
+        Binding("pageup", f"step(-{PAGE})", f"{PAGE} back", key_display="PgUp", show=False,
+                priority=True),
+        Binding("home,g", "jump(0)", "Start", priority=True),
+        Binding("end,G", "jump(-1)", "End", priority=True),
         Binding("escape,q", "close", "Close"),
-    ]
+    ]  # fmt: skip
 
     def __init__(
         self,
@@ -99,13 +115,16 @@ class ReplayScreen(Screen[None]):
         if isinstance(source, tuple):
             states, actions = list(source[0]), list(source[1])
             self.game_title = title or "Replay"
+            session = None
         else:
             states, actions = source.states(), list(source.actions)
             self.game_title = title or source.title
+            session = source
         if len(states) != len(actions) + 1:
             raise ValueError("a replay needs one more state than actions")
         self.states = states
         self.actions = actions
+        self.players = players_of(session, states[0])
         self.position = self._clamp(start)
         """How many actions have been played in the position shown."""
 
@@ -116,16 +135,23 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="replay-status", markup=False)
-        with Horizontal(id="replay-body"):
-            with Vertical(id="replay-board"):
-                region = RegionView(RegionPicture(self.state), id="replay-region")
-                region.can_focus = False  # its arrows move a placement cursor; here they step
-                yield region
-                yield Static(id="replay-players")
-            log = OptionList(*self._log_lines(), id="replay-log")
-            log.can_focus = False
-            yield log
+        yield StatusLine(id="status")
+        yield Board(self.state, id="body")
+        yield Static(id="replay-ranking", markup=False)
         yield KeysBar()
+
+    def on_mount(self) -> None:
+        """The game's log gives its place in the board to the list of actions."""
+        board = self.query_one(Board)
+        board.query_one(RegionView).can_focus = False  # its arrows would move a cursor
+        game_log = board.query_one(LogView)
+        actions = OptionList(*self._log_lines(), id="replay-log")
+        column = game_log.parent
+        assert isinstance(column, Widget)
+        column.mount(actions, after=game_log)
+        game_log.remove()
+        actions.focus()
+        self.show()
 
     def _log_lines(self) -> list[Text]:
         # Text, not str: an option's string is read as markup, and names are the players'.
@@ -140,9 +166,6 @@ class ReplayScreen(Screen[None]):
             for line in self.chat
         ]
         return moves + said
-
-    def on_mount(self) -> None:
-        self.show()
 
     # ---------------------------------------------------------------- keys
 
@@ -174,17 +197,47 @@ class ReplayScreen(Screen[None]):
         """The position shown."""
         return self.states[self.position]
 
+    @property
+    def region_state(self) -> core.GameState:
+        """The position whose region is drawn: the one shown, unless core has cleared the
+        region at the end of the game; then the last one that still had it."""
+        for state in reversed(self.states[: self.position + 1]):
+            if state.region:
+                return state
+        return self.state
+
     def show(self) -> None:
-        """Put the board and the log in step with ``position``."""
+        """Put the bars, the board and the list in step with ``position``."""
         state = self.state
-        self.query_one("#replay-status", Static).update(self._status(state))
-        self.query_one("#replay-region", RegionView).picture = RegionPicture(state)
-        self.query_one("#replay-players", Static).update(players_text(state))
+        self.query_one("#replay-status", Static).update(self._title())
+        self.query_one(StatusLine).show(self._status(state))
+        board = self.query_one(Board)
+        board.show(RegionPicture(state))
+        board.query_one(RegionView).picture = RegionPicture(self.region_state)
+        ranking = self.query_one("#replay-ranking", Static)
+        detail = prompts.survey_ranking(state, self.size.width or 80)
+        ranking.display = detail is not None
+        ranking.update(detail or "")
         log = self.query_one(OptionList)
         log.highlighted = self.position - 1 if self.position else None
-        if self.position:
-            log.scroll_to_highlight()
+        if self.position:  # once laid out: the region may have grown a row of parcels
+            self.call_after_refresh(log.scroll_to_highlight)
+        else:
+            log.scroll_home(animate=False)  # the start: the first actions in view
 
-    def _status(self, state: core.GameState) -> str:
-        where = f"season {state.season}, {PHASES[state.phase]}"
-        return f"Replay · action {self.position}/{len(self.actions)} · {where} · {self.game_title}"
+    def _title(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"Replay · action {self.position}/{len(self.actions)} · ")
+        text.append(self.game_title)
+        return text
+
+    def _status(self, state: core.GameState) -> Text:
+        """The game screen's status line; at the end, who won instead of the deck."""
+        if not core.is_over(state):
+            return prompts.status_line(state, self.players, None)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f" Season {state.season}/4 ", look.CURSOR)
+        text.append(f" {verdict(state)}", "bold")
+        if self.region_state is not state:
+            text.append(" · region before the last action", look.DIM)
+        return text
