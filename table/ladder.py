@@ -3,7 +3,8 @@
 Ratings use OpenSkill's Plackett-Luce model (Weng and Lin's Bayesian approximation, made
 for games of more than two players), not a hand-made Elo. Each finished game of 2–4
 players is one rating update, in the order the games finished; computer seats are rated
-as their level ("computer (normal)"), a seat handed to a computer counts for its player.
+as their level ("computer (normal)"); a player's seat whose decisions were mostly made by a
+computer standing in for them is rated as that computer (:func:`rated_as`).
 Everything here is pure: the server keeps the results in its store and a test recomputes
 them from the stored games.
 """
@@ -46,6 +47,18 @@ class Rating:
 
 def computer_name(level: str) -> str:
     return f"computer ({level})"
+
+
+def rated_as(player: str, made_by: Sequence[core.Level | None]) -> str:
+    """The name a player's seat is rated under, from who made each of its decisions (None:
+    the player; a level: a computer standing in for them). Ratings are of people's play:
+    a seat whose decisions were mostly (more than half) made by stand-ins is rated as the
+    computer that made most of them (the weaker on a tie), and the player's own rating
+    does not move; otherwise as the player."""
+    by_computers = [level for level in made_by if level is not None]
+    if 2 * len(by_computers) <= len(made_by):
+        return player
+    return computer_name(max(core.LEVELS, key=by_computers.count))
 
 
 def result(names: Sequence[str], state: core.GameState) -> Result:

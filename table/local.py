@@ -208,6 +208,10 @@ class LocalSeat:
     def chat(self) -> Sequence[ChatLine]:
         return ()
 
+    @property
+    def standins(self) -> Sequence[core.Level | None]:
+        return ()
+
     def can_say(self) -> bool:
         return False
 

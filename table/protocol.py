@@ -303,6 +303,9 @@ class Snapshot(_Message, frozen=True, tag="snapshot"):
     note: str | None = None
     chat: tuple[ChatLine, ...] = ()
     """The table's chat, oldest first (the last :data:`CHAT_KEPT` lines)."""
+    standins: tuple[Level | None, ...] = ()
+    """For each action, the computer stand-in that made it (see :class:`Played`); empty
+    when none did."""
 
 
 class Played(_Message, frozen=True, tag="played"):
@@ -315,6 +318,9 @@ class Played(_Message, frozen=True, tag="played"):
     action: core.Action
     events: tuple[core.Event, ...]
     state: core.GameState
+    standin: Level | None = None
+    """The computer standing in for the seat's player that made it (None: the seat's own
+    player or computer)."""
 
 
 class Seats(_Message, frozen=True, tag="seats"):

@@ -252,6 +252,9 @@ class RemoteSeat:
         self.seats_here = frozenset(snapshot.seats_here)
         self.actions = list(snapshot.actions)
         self.states = core.replay(snapshot.start, snapshot.actions)
+        self.standins: list[core.Level | None] = list(snapshot.standins) or [None] * len(
+            self.actions
+        )
 
     # ---------------------------------------------------------------- what it shows
 
@@ -544,8 +547,10 @@ class RemoteSeat:
                 return  # already known (an answer and a broadcast of one action) or stale
             before = self.state
             self.actions.append(message.action)
+            self.standins.append(message.standin)
             self.states.append(message.state)
-            self._tell(Update("played", message.state, before, message.action, message.events))
+            self._tell(Update("played", message.state, before, message.action, message.events,
+                              standin=message.standin))  # fmt: skip
         elif isinstance(message, wire.Snapshot):
             if message.table.id == self.info.id:
                 self._take(message)

@@ -41,6 +41,9 @@ class ChatLine(msgspec.Struct, frozen=True):
     text: str
     spectator: bool = False
     """Said by someone watching the table, not playing at it."""
+    seq: int | None = None
+    """How many actions had been played when it was said: its place in the log, the same
+    for everyone (None: not known, it follows the moves)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,8 @@ class Update:
     itself still happened."""
     chat: ChatLine | None = None
     """A line of the table's chat was said (``status`` only)."""
+    standin: core.Level | None = None
+    """The action was made by a computer standing in for the seat's player (``played``)."""
 
 
 class LegalActions:
@@ -182,6 +187,13 @@ class GameSeat(Protocol):
     @property
     def chat(self) -> Sequence[ChatLine]:
         """The table's chat so far, oldest first (empty for a local game)."""
+        ...
+
+    @property
+    def standins(self) -> Sequence[core.Level | None]:
+        """For each action of :meth:`history`, the computer that made it standing in for
+        the seat's player (None: the seat's own player or computer); empty when none did
+        (always, in a local game)."""
         ...
 
     def can_say(self) -> bool:

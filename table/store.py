@@ -100,6 +100,12 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     """
     ALTER TABLE tables ADD COLUMN creator TEXT;
     """,
+    # 7: the computer stand-in that made an action (the ladder rates people's play), and
+    # how many actions a table had when a chat line was said (its place in the log)
+    """
+    ALTER TABLE actions ADD COLUMN standin TEXT;
+    ALTER TABLE chat ADD COLUMN seq INTEGER;
+    """,
 )
 """Each entry brings the schema from version ``index`` to ``index + 1``."""
 
@@ -147,6 +153,9 @@ class TableRow:
     pauses: set[tuple[str, int]] = field(default_factory=set)
     """(player, season) of each pause taken."""
     actions: list[core.Action] = field(default_factory=list)
+    standins: list[core.Level | None] = field(default_factory=list)
+    """For each action, the level of the computer stand-in that made it for its player
+    (None: made by the seat's own player or computer)."""
     chat: list[Chat] = field(default_factory=list)
     creator: str | None = None
     """Who created the table (None in a store older than schema 6)."""
@@ -169,11 +178,12 @@ class TableRow:
 
 @dataclass(frozen=True)
 class Append:
-    """Store action ``seq`` of a table."""
+    """Store action ``seq`` of a table (``standin``: made by a computer standing in)."""
 
     table: int
     seq: int
     action: core.Action
+    standin: core.Level | None = None
 
 
 @dataclass(frozen=True)
@@ -211,6 +221,8 @@ class Chat:
     name: str
     text: str
     spectator: bool
+    seq: int | None = None
+    """How many actions the table had when it was said (None: in an older store)."""
 
 
 @dataclass(frozen=True)
@@ -331,12 +343,13 @@ class TableStore:
             "SELECT name, season FROM pauses WHERE table_id = ?", (row.id,)
         ):
             row.pauses.add((name, season))
-        for at, name, spectator, text in self.db.execute(
-            "SELECT at, name, spectator, text FROM chat WHERE table_id = ? ORDER BY at", (row.id,)
+        for at, name, spectator, text, seq in self.db.execute(
+            "SELECT at, name, spectator, text, seq FROM chat WHERE table_id = ? ORDER BY at",
+            (row.id,),
         ):
-            row.chat.append(Chat(row.id, at, name, text, bool(spectator)))
-        for seq, blob in self.db.execute(
-            "SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq", (row.id,)
+            row.chat.append(Chat(row.id, at, name, text, bool(spectator), seq))
+        for seq, blob, standin in self.db.execute(
+            "SELECT seq, action, standin FROM actions WHERE table_id = ? ORDER BY seq", (row.id,)
         ):
             if seq != len(row.actions):
                 raise Damaged(f"action {len(row.actions) + 1} is missing")
@@ -344,6 +357,7 @@ class TableStore:
                 row.actions.append(_ACTION_OF.decode(blob))
             except msgspec.MsgspecError as exc:
                 raise Damaged(f"action {seq + 1} cannot be read: {exc}") from None
+            row.standins.append(_known(standin, core.Level, "level") if standin else None)
 
     def ratings(self) -> dict[str, Rating]:
         """The ladder as stored."""
@@ -403,9 +417,11 @@ class TableStore:
             for change in changes:
                 if isinstance(change, Append):
                     self.db.execute(
-                        "INSERT INTO actions (table_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                        (change.table, change.seq, _ACTION.encode(change.action), now),
-                    )
+                        "INSERT INTO actions (table_id, seq, action, at, standin) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (change.table, change.seq, _ACTION.encode(change.action), now,
+                         change.standin),
+                    )  # fmt: skip
                 elif isinstance(change, Truncate):
                     self.db.execute(
                         "DELETE FROM actions WHERE table_id = ? AND seq >= ?",
@@ -413,10 +429,11 @@ class TableStore:
                     )
                 elif isinstance(change, Chat):
                     self.db.execute(
-                        "INSERT INTO chat (table_id, at, name, spectator, text) "
-                        "VALUES (?, ?, ?, ?, ?)",
-                        (change.table, change.at, change.name, change.spectator, change.text),
-                    )
+                        "INSERT INTO chat (table_id, at, name, spectator, text, seq) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (change.table, change.at, change.name, change.spectator, change.text,
+                         change.seq),
+                    )  # fmt: skip
                     continue  # a chat line does not make the game more recent
                 elif isinstance(change, Finished):
                     self.db.execute(

@@ -341,10 +341,7 @@ class Hub:
             state = room.state
             if room.row.finished is not None or state is None:
                 return
-            names = [
-                ladder.computer_name(s.level or "normal") if s.kind == "computer" else s.name or "?"
-                for s in room.row.seats
-            ]
+            names = rules.rated_names(room.row, room.states)
             ratings = ladder.rate([ladder.result(names, state)], self.ratings)
             now = room.clock()
             players = tuple(ratings[name] for name in dict.fromkeys(names))

@@ -80,6 +80,8 @@ class Room:
         """When each player's recent chat lines were said (the rate limit)."""
         self.damaged = row.damaged
         """Why the table cannot go on (None: it can); a damaged table is read-only."""
+        missing = len(row.actions) - len(row.standins)
+        row.standins[len(row.actions) :] = [None] * max(0, missing)  # one for each action
         if self.started:
             self._start()
 
@@ -123,6 +125,7 @@ class Room:
             except core.IllegalActionError as exc:
                 self.damaged = self.damaged or f"action {number} is not legal: {exc.reason or exc}"
                 del self.row.actions[number - 1 :]  # shown and exported as far as it replays
+                del self.row.standins[number - 1 :]
                 return
 
     def present(self) -> set[int]:
@@ -172,7 +175,8 @@ class Room:
         chat = tuple(_chat_line(c) for c in self.row.chat[-wire.CHAT_KEPT :])
         actions = tuple(self.row.actions)
         seats_here = self.listeners.get(listener, ())
-        return wire.Snapshot(ref, self.info(), start, actions, seats_here, note, chat)
+        standins = tuple(self.row.standins) if any(self.row.standins) else ()
+        return wire.Snapshot(ref, self.info(), start, actions, seats_here, note, chat, standins)
 
     def tell(self, message: wire.ServerMessage, skip: Listener | None = None) -> None:
         """``message`` to everyone hearing the table but ``skip``."""
@@ -211,8 +215,8 @@ class Room:
                 open_seats = sum(1 for s in self.row.seats if s.kind == "open")
                 self.tell(wire.Seats(self.info()))
                 raise Refusal(
-                    f"the game starts when every seat is taken ({open_seats} still open); "
-                    "it will be listed as yours"
+                    f"the game starts once no seat is open ({open_seats} still open: the "
+                    "first who joins takes one); it will be listed as yours"
                 )
             if not self.states:
                 raise Refusal(f"this table is damaged ({self.damaged}): it can only be exported")
@@ -269,13 +273,21 @@ class Room:
                     or not rules.played_by_computer(self.row, seat)
                     or rules.paused_until(self.row, self.clock())):  # fmt: skip
                 return False
-            await self._apply(seq, action, None, 0)
+            seat_row = self.row.seats[seat]
+            standin = seat_row.standin if seat_row.kind == "player" else None
+            await self._apply(seq, action, None, 0, standin)
             return True
 
     async def _apply(
-        self, seq: int, action: core.Action, listener: Listener | None, ref: int
+        self,
+        seq: int,
+        action: core.Action,
+        listener: Listener | None,
+        ref: int,
+        standin: core.Level | None = None,
     ) -> None:
-        """Check, commit, change, tell: the one way an action enters a game."""
+        """Check, commit, change, tell: the one way an action enters a game (``standin``:
+        made by a computer standing in for the seat's player)."""
         state = self.state
         assert state is not None
         rules.check_seq(self.row, seq)
@@ -283,13 +295,15 @@ class Room:
             after, events = core.apply_action_with_events(state, action)
         except core.IllegalActionError as exc:
             raise Refusal(exc.reason or str(exc)) from None
-        await self._commit(Append(self.id, seq, action))
+        await self._commit(Append(self.id, seq, action, standin))
         self.row.actions.append(action)
+        self.row.standins.append(standin)
         self.states.append(after)
         self.row.updated = self.clock()
-        played = wire.Played(0, self.id, seq, action, tuple(events), core.public_view(after))
+        public = core.public_view(after)
+        played = wire.Played(0, self.id, seq, action, tuple(events), public, standin)
         if listener is not None:
-            listener.send(wire.Played(ref, self.id, seq, action, played.events, played.state))
+            listener.send(wire.Played(ref, self.id, seq, action, played.events, public, standin))
         self.tell(played, skip=listener)
         if core.is_over(after) and self.rate is not None:
             await self.rate(self)
@@ -309,7 +323,7 @@ class Room:
                 raise Refusal(why)
             last = len(self.row.actions) - 1
             await self._commit(Truncate(self.id, last))
-            del self.row.actions[last:], self.states[last + 1 :]
+            del self.row.actions[last:], self.row.standins[last:], self.states[last + 1 :]
             note = f"{listener.player} took back their last action."
             listener.send(self.snapshot(ref, listener, note))
             for other in list(self.listeners):
@@ -327,7 +341,7 @@ class Room:
             said = self.said.setdefault(listener.player, [])
             text = rules.chat_text(text, said, now)
             spectator = not self.listeners[listener]
-            line = Chat(self.id, now, listener.player, text, spectator)
+            line = Chat(self.id, now, listener.player, text, spectator, len(self.row.actions))
             await self._commit(line)
             said.append(now)
             self.row.chat.append(line)
@@ -422,4 +436,4 @@ class Room:
 
 
 def _chat_line(line: Chat) -> wire.ChatLine:
-    return wire.ChatLine(line.at, line.name, line.text, line.spectator)
+    return wire.ChatLine(line.at, line.name, line.text, line.spectator, line.seq)

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import core
 from saves.text import check_player_name, check_text
+from table import ladder
 from table import protocol as wire
 from table.store import SeatRow, TableRow
 
@@ -173,6 +174,8 @@ def why_no_undo(
     if mover not in seats_here:
         who = row.seats[mover].name if mover is not None else "nobody"
         return f"the last action was {who}'s, not yours: only your own can be taken back"
+    if row.standins[-1:] not in ([], [None]):
+        return "a computer made that move for you: only your own can be taken back"
     if core.is_over(after):
         return "the game is over: its last action stands"
     if after.season != before.season:
@@ -246,3 +249,21 @@ def chat_text(text: str, said: list[float], now: float) -> str:
     if len(said) >= CHAT_LINES:
         raise Refusal(f"slow down: at most {CHAT_LINES} lines in {CHAT_WINDOW:.0f} seconds")
     return text
+
+
+# ---------------------------------------------------------------- the ladder
+
+
+def rated_names(row: TableRow, states: Sequence[core.GameState]) -> list[str]:
+    """The name each seat of a finished game is rated under: a computer as its level; a
+    player as themselves, or as the computer that stood in for most of their decisions
+    (:func:`table.ladder.rated_as`)."""
+    names = []
+    for seat, seat_row in enumerate(row.seats):
+        if seat_row.kind == "computer":
+            names.append(ladder.computer_name(seat_row.level or "normal"))
+            continue
+        made_by = [standin for state, standin in zip(states, row.standins, strict=False)
+                   if state.current_player == seat]  # fmt: skip
+        names.append(ladder.rated_as(seat_row.name or "?", made_by))
+    return names

@@ -620,6 +620,6 @@ class TestClock:
         assert [line.text for line in table.room.row.chat] == [
             *(f"line {n}" for n in range(5)), "ben may still talk", "now",
         ]  # fmt: skip
-        assert table.store.changes[-1] == Chat(TABLE, T0 + 10.1, "ann", "now", False)
+        assert table.store.changes[-1] == Chat(TABLE, T0 + 10.1, "ann", "now", False, 0)
         said = [m for m in ben.heard if isinstance(m, wire.Said)]
         assert [(m.ref, m.line.text) for m in said][-2:] == [(10, "ben may still talk"), (0, "now")]

@@ -222,6 +222,7 @@ class TableMachine(RuleBasedStateMachine):
             and states[-2].current_player == seat
             and not core.is_over(states[-1])
             and states[-1].season == states[-2].season
+            and self.room.row.standins[-1] is None  # not a move a computer made for them
         )
         before = self.memory()
         _, refusal = self.run(self.room.undo(self.ears[who], self.ref(), seq))
@@ -290,7 +291,9 @@ class TableMachine(RuleBasedStateMachine):
             self.refused_quietly(refusal, before)
             return
         self.said[who] = [*said, self.now]
-        assert self.stored.chat[-1] == Chat(TABLE, self.now, who, line.strip(), who == WATCHER)
+        seq = len(self.room.row.actions)
+        line_said = Chat(TABLE, self.now, who, line.strip(), who == WATCHER, seq)
+        assert self.stored.chat[-1] == line_said
 
     @rule(seconds=st.sampled_from([0.5, 1.0, 3.0, 9.9, 10.1, 400.0]))
     def time_passes(self, seconds: float) -> None:

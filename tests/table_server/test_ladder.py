@@ -8,6 +8,7 @@ import asyncio
 import core
 from table import ladder
 from table import protocol as wire
+from table.server import rules
 from table.store import TableStore
 from tests.ai.positions import finished_game
 from tests.table_server.bots import Bot, create, play_to_the_end
@@ -68,11 +69,10 @@ async def test_the_stored_ladder_is_the_ladder_of_the_stored_games(server) -> No
         rows = sorted((r for r in store.tables() if r.finished), key=lambda r: r.finished or 0)
         results = []
         for row in rows:
-            state = core.new_game(len(row.seats), row.seed, [s.name or "?" for s in row.seats],
+            start = core.new_game(len(row.seats), row.seed, row.names(),
                                   [s.colour for s in row.seats])  # fmt: skip
-            for action in row.actions:
-                state = core.apply_action(state, action)
-            results.append(ladder.result([s.name or "?" for s in row.seats], state))
+            states = core.replay(start, row.actions)
+            results.append(ladder.result(rules.rated_names(row, states), states[-1]))
         assert ladder.rate(results) == store.ratings()
     finally:
         store.close()
