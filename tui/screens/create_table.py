@@ -1,5 +1,8 @@
 """Create a table on the server: 2–4 seats, each yours, reserved for a named player, open
-to the first who joins, or a computer. The game starts when every seat is filled.
+to the first who joins, or a computer. The game starts as soon as no seat is open: a seat
+kept for a named friend counts as taken (the game starts at once, and they join it when
+they come), an open seat makes the table wait for someone to take it. The form says which,
+in words, before the table is created.
 
 Dismisses with the new table as the lobby lists it, or None when cancelled.
 """
@@ -38,12 +41,29 @@ KIND_NOTES = {
 MAX_SEATS = 4
 PACES = {
     "over days: the table waits": ("days", 300.0),
-    "live: 5 min away, then a computer": ("live", 300.0),
     "live: 2 min away, then a computer": ("live", 120.0),
+    "live: 5 min away, then a computer": ("live", 300.0),
     "live: 15 min away, then a computer": ("live", 900.0),
 }
-"""The table's pace: a live table's present players may hand a seat to a computer once
-its player has been away the time named."""
+"""The table's pace, from the slowest: a live table's present players may hand a seat to a
+computer once its player has been away the time named (shortest wait first)."""
+
+
+def start_words(kinds: list[str], names: list[str]) -> str:
+    """When a table of these seats starts, in words: ``kinds`` as chosen in the form, and
+    ``names`` the friends its ``player`` seats are kept for, as typed."""
+    open_seats = kinds.count("open")
+    if open_seats:
+        seats = "1 open seat" if open_seats == 1 else f"{open_seats} open seats"
+        return f"Waits for {seats} to be taken, then starts."
+    if not names:
+        return "Starts now."
+    if not all(names):
+        return "Starts now; the friends you name join when they come."
+    if len(names) == 1:
+        return f"Starts now; {names[0]} joins when they come."
+    friends = ", ".join(names[:-1]) + " and " + names[-1]
+    return f"Starts now; {friends} join when they come."
 
 
 class CreateTableScreen(ModalScreen[TableInfo | None]):
@@ -58,6 +78,7 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
     CreateTableScreen TextField { width: 16; }
     CreateTableScreen .note { color: $text-muted; padding: 0 1; }
     CreateTableScreen #create-error { height: auto; }
+    CreateTableScreen #start-words { height: auto; text-style: bold; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "create", "Create", priority=True),
@@ -87,6 +108,7 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
             with Horizontal(classes="field"):
                 yield Static("Pace", classes="label")
                 yield Cycler(list(PACES), 0, id="pace")
+            yield Static("", id="start-words")
             yield Static("", id="create-error")
             yield Static(
                 "↑↓ fields · ←→ change · Enter creates the table · Esc cancel", classes="note"
@@ -100,6 +122,9 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
         self._show_seats()
         self.query_one("#create-error", Static).update("")
 
+    def on_input_changed(self, _event: Input.Changed) -> None:
+        self._show_start()
+
     def _show_seats(self) -> None:
         count = int(self.query_one("#count", Cycler).value)
         for seat in range(MAX_SEATS):
@@ -107,6 +132,16 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
             kind = self.query_one(f"#kind-{seat}", Cycler).value
             self.query_one(f"#name-{seat}").display = kind == "player"
             self.query_one(f"#note-{seat}", Static).update(KIND_NOTES[kind])
+        self._show_start()
+
+    def _show_start(self) -> None:
+        """Say when the table will start, as the seats now stand."""
+        count = int(self.query_one("#count", Cycler).value)
+        kinds = [self.query_one(f"#kind-{seat}", Cycler).value for seat in range(count)]
+        names = [self.query_one(f"#name-{seat}", Input).value.strip()
+                 for seat, kind in enumerate(kinds) if kind == "player"]  # fmt: skip
+        words = start_words(kinds, names)
+        self.query_one("#start-words", Static).update(Text(words))  # names as typed: plain
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

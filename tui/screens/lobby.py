@@ -281,7 +281,7 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(ReplayScreen((states, actions), title=title, start=-1, chat=chat))
 
     def action_create(self) -> None:
-        from tui.screens.create_table import CreateTableScreen
+        from tui.screens.create_table import CreateTableScreen, start_words
 
         def created(table: TableInfo | None) -> None:
             if table is None:
@@ -290,9 +290,8 @@ class LobbyScreen(Screen[None]):
             if table.status == "playing":
                 self._open(table.id, watch=False)
             else:
-                self._say(
-                    f"Table {table.title!r} created: the game starts when every seat is taken."
-                )
+                kinds = ["open" if seat.name is None else "taken" for seat in table.seats]
+                self._say(f"Table {table.title!r} created. {start_words(kinds, [])}")
 
         self.app.push_screen(CreateTableScreen(self.directory), created)
 
