@@ -108,7 +108,9 @@ def test_the_region_moves_its_cursor_only_when_a_cube_is_added() -> None:
     assert region.cursor == 5  # two keys away, 20 is seventeen
     region.cursor = 6
     region.picture = RegionPicture(state, frozenset({5, 20}), (3,), placing=True)
-    assert region.cursor == 6  # Esc or a refusal redraws with no new cube
+    assert region.cursor == 6  # a refusal redraws with no new cube
+    region.picture = RegionPicture(state, frozenset({3, 5}), (), placing=True)
+    assert region.cursor == 3  # Esc took the cube back: the cursor is on its space again
 
 
 def test_one_space_is_counted_in_the_singular() -> None:

@@ -165,7 +165,8 @@ async def test_undo_rewinds_the_log(store) -> None:
         assert any("passes" in line.plain for line in log.lines)
 
 
-async def test_the_cursor_stays_on_the_cube_just_placed(store) -> None:
+async def test_the_cursor_goes_on_next_to_the_cube_just_placed_and_back_on_esc(store) -> None:
+    """Issue 18 #11 (it stayed on the cube: the next Enter was refused); Esc brings it back."""
     session = session_for(store, HOT_SEAT_3, seed=7, name="pos")
     play_until(session, lambda s, legal: any(isinstance(a, core.Extend) for a in legal))
     extend = next(a for a in core.legal_actions(session.state) if isinstance(a, core.Extend))
@@ -176,10 +177,8 @@ async def test_the_cursor_stays_on_the_cube_just_placed(store) -> None:
         await pilot.press("b")
         await driver.move_to(extend.first)
         await pilot.press("enter")
-        assert (
-            cast(GameScreen, app.screen).draft.placed == (extend.first,)
-            and region.cursor == extend.first
-        )
+        assert cast(GameScreen, app.screen).draft.placed == (extend.first,)
+        assert core.region.NEIGHBOURS[extend.first] >> region.cursor & 1
         await pilot.press("escape")
         assert region.cursor == extend.first
 

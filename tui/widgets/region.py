@@ -133,13 +133,16 @@ class RegionView(Widget, can_focus=True):
     @picture.setter
     def picture(self, picture: RegionPicture) -> None:
         resized = rows_in(len(picture.state.region)) != self.rows
-        cube_placed = len(picture.placed) > len(self._picture.placed)
+        before = self._picture.placed
         self._picture = picture
         if self.cursor >= WIDTH * self.rows:
             self.cursor = 0
-        if cube_placed and picture.legal and self.cursor not in picture.legal:
-            # The cube just placed: on to where the next one may go (issue 18 #11).
+        cubes, cubes_before = len(picture.placed), len(before)
+        if cubes > cubes_before and picture.legal and self.cursor not in picture.legal:
+            # A cube placed: on to where the next one may go (issue 18 #11).
             self.cursor = self._nearest(picture.legal)
+        elif cubes == cubes_before - 1 and picture.placing:
+            self.cursor = before[-1]  # Esc took it back: there, to place it again or move on
         self._repaint(layout=resized)
 
     def set_roomy(self, roomy: bool) -> None:
