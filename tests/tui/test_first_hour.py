@@ -218,9 +218,16 @@ async def test_a_turn_opens_the_log_at_what_the_others_did_since(store) -> None:
     app = app_for(store, resume="pos")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        rows = app.screen.query_one(LogView).render().plain.split("\n")
-        assert rows[0] == "── since Ann's last decision ──"
-        assert rows[1].endswith(ben_first)
+        log = app.screen.query_one(LogView)
+        rows = log.render().plain.split("\n")  # issue 18 #12: the newest lines, and a way up
+        assert rows[0].startswith("▲ ") and "since Ann's" in rows[0] and "PgUp" in rows[0]
+        for _ in range(30):
+            await pilot.press("pageup")
+            rows = log.render().plain.split("\n")
+            if "── since Ann's last decision ──" in rows:
+                break
+        at = rows.index("── since Ann's last decision ──")
+        assert rows[at + 1].endswith(ben_first)
         assert "more lines follow" in rows[-1]
         await KeyPlayer(app, pilot).play(core.Pass())  # her decision: back to the newest
         assert "since Ann's" not in app.screen.query_one(LogView).render().plain

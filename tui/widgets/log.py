@@ -1,9 +1,14 @@
 """The game's log, in words (core's Event texts), each line led by the letter of the player
 it concerns: the whole game, read with PgUp/PgDn/Home/End from the game screen.
 
-When a player at this terminal is to decide, the lines since their last decision (what
-the others did) are set off by a marker line; if they do not all fit, the log shows them
-from the marker down, with how many more lines follow, rather than only the last ones.
+The newest lines stay in view unless the player scrolled back (a pane of five lines in
+season 4 would otherwise show the first five of thirty). When a player at this terminal
+is to decide, the lines since their last decision (what the others did) are set off by a
+marker line; when they do not all fit, the top row says how many are above and that PgUp
+shows them. A survey ends with what each player got from it, one line each, so that it
+reads in one look even in five lines; core's line by line account stays above it.
+The line naming the game (``Game 'x', season 2.``) stays where the game was opened when
+the log is rebuilt after an undo, a redo or a reconnection.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
@@ -21,6 +27,7 @@ from table.seat import ChatLine
 from tui import look
 
 MARKER = Style(bold=True, reverse=True)
+HEADING = Style(bold=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +39,8 @@ class Entry:
 
 
 class LogView(Widget):
-    """The newest lines at the bottom, unless the player scrolled up or a player's turn
-    starts with more news than fit (see the module docstring)."""
+    """The newest lines at the bottom, unless the player scrolled back (see the module
+    docstring)."""
 
     DEFAULT_CSS = """
     LogView { height: 1fr; }
@@ -47,6 +54,13 @@ class LogView(Widget):
         self.since: int | None = None
         """The first entry after the last decision of the player deciding now (marked)."""
         self.since_words = ""
+        self._since_name = ""
+        self._turn: int | None = None
+        """The seat deciding at this terminal now (set by :meth:`turn_of`)."""
+        self._survey_from: core.GameState | None = None
+        """The position just before the survey under way, to sum up what it gave."""
+        self._opening: tuple[int, str] | None = None
+        """The line naming the game, and how many actions came before it."""
         self._shown = (0, 0)
         """The first and last entries of the last frame."""
 
@@ -62,7 +76,7 @@ class LogView(Widget):
 
     def clear(self) -> None:
         self.entries.clear()
-        self.top = self.since = None
+        self.top = self.since = self._turn = self._survey_from = None
         self.refresh()
 
     def tell(
@@ -90,52 +104,83 @@ class LogView(Widget):
         before: core.GameState,
         action: core.Action,
         events: Sequence[core.Event] | None = None,
+        after: core.GameState | None = None,
     ) -> None:
         """What ``action`` did when played in ``before``: its ``events`` (core's words,
-        automatic steps included; worked out again when not given), else its notation."""
+        automatic steps included; worked out again when not given), else its notation;
+        after the last step of a survey, what it gave each player. ``after``: the
+        position it led to, if known."""
         if events is None:
-            events = core.apply_action_with_events(before, action)[1]
+            after, events = core.apply_action_with_events(before, action)
+        elif after is None:
+            after = core.apply_action(before, action)
         decider = before.current_player
-        if decider is not None and self.since is not None and decider == self._marked:
-            self.since, self.top = None, None  # the player decided: back to the newest
+        if decider is not None and decider == self._turn:
+            self.since = self.top = self._turn = None  # the player decided: to the newest
         for event in events or [core.Event(core.format_action(action), before.current)]:
             self.tell(before, event.text, event.seat, decider)
+        self._follow_survey(before, after)
 
     def tell_history(
         self,
         states: Sequence[core.GameState],
         actions: Sequence[core.Action],
         chat: Sequence[ChatLine] = (),
+        opening: str | None = None,
     ) -> None:
         """The log rebuilt from the whole history, worded as when it was played, so it
         always matches the board (on opening a game, after undo or redo); a shared
-        table's ``chat`` follows the moves."""
+        table's ``chat`` follows the moves. ``opening`` names the game: told the first
+        time, after the history as it stands; a rebuild puts it back in that place
+        (or last, when an undo went back before it)."""
+        if opening is not None and self._opening is None:
+            self._opening = (len(actions), opening)
         self.clear()
-        for state, action in zip(states, actions, strict=False):
-            self.tell_action(state, action)
+        opened_at = min(self._opening[0], len(actions)) if self._opening else -1
+        for index, (state, action) in enumerate(zip(states, actions, strict=False)):
+            if index == opened_at:
+                self._tell_opening()
+            after = states[index + 1] if index + 1 < len(states) else None
+            self.tell_action(state, action, after=after)
+        if opened_at == len(actions):
+            self._tell_opening()
         for line in chat:
             self.tell_chat(line)
 
-    # ---------------------------------------------------------------- a player's turn
+    def _tell_opening(self) -> None:
+        if self._opening is not None:
+            self.add(self._opening[1])
 
-    @property
-    def _marked(self) -> int | None:
-        return self.entries[self.since - 1].decider if self.since else None
+    # ---------------------------------------------------------------- the survey in short
+
+    def _follow_survey(self, before: core.GameState, after: core.GameState) -> None:
+        """Note where a survey starts; once it is over, sum up what it gave."""
+        digging = core.Phase.EXCAVATION
+        dug = after.phase is not digging or after.season != before.season
+        if before.phase is digging and dug:
+            self._survey_from = before
+        start = self._survey_from
+        if start is not None and (after.season != start.season or core.is_over(after)):
+            self._survey_from = None
+            for line in survey_summary(start, after):
+                self.add(line)
+
+    # ---------------------------------------------------------------- a player's turn
 
     def turn_of(self, state: core.GameState) -> None:
         """The player deciding in ``state`` does so at this terminal: mark what happened
-        since their last decision, and show it from its start when it does not all fit."""
+        since their last decision. The view stays where it is: at the newest lines, or
+        where the player scrolled to."""
         seat = state.current
         last = next((i for i in range(len(self.entries) - 1, -1, -1)
                      if self.entries[i].decider == seat), None)  # fmt: skip
         others = last is not None and any(
             e.decider not in (None, seat) for e in self.entries[last + 1 :]
         )
+        self._turn = seat
         self.since = last + 1 if last is not None and others else None
-        self.since_words = f"since {look.cut(state.players[seat].name, 12)}'s last decision"
-        self.top = None
-        if self.since is not None and self._rows(self.since, len(self.entries)) >= self.size.height:
-            self.top = self.since
+        self._since_name = look.cut(state.players[seat].name, 12)
+        self.since_words = f"since {self._since_name}'s last decision"
         self.refresh()
 
     # ---------------------------------------------------------------- scrolling
@@ -146,14 +191,26 @@ class LogView(Widget):
          "home": self.home, "end": self.end}[key]()  # fmt: skip
 
     def page(self, pages: int) -> None:
-        """Scroll by ``pages`` pages (negative: back to older lines)."""
-        step = max(self.size.height - 2, 1)
-        if pages < 0:
-            self.top = max(0, self._shown[0] + pages * step)
-        elif self.top is not None:
-            top = self.top + pages * step
-            self.top = None if top > len(self.entries) - step else top
+        """Scroll by ``pages`` whole pages (negative: back to older lines): each page
+        starts right after the last line shown, or ends right before the first, so no
+        line is skipped however many rows a long line takes."""
+        height = max(self.size.height, 1)
+        for _ in range(abs(pages)):
+            if pages > 0 and self.top is not None:
+                self.top = self._shown[1] + 1
+                if self._rows(self.top, len(self.entries)) <= height:
+                    self.top = None  # the rest fits: follow the newest lines again
+            elif pages < 0:
+                self.top = self._page_before(self._shown[0], height)
+            self._shown = self._layout(height)[1:]
         self.refresh()
+
+    def _page_before(self, first: int, height: int) -> int:
+        """The first entry of the page that ends just before entry ``first``."""
+        start = max(first - 1, 0)
+        while start > 0 and self._rows(start - 1, first) <= height - 1:  # - the ▼ row
+            start -= 1
+        return start
 
     def home(self) -> None:
         self.top = 0
@@ -185,13 +242,19 @@ class LogView(Widget):
         return text
 
     def render(self) -> Text:
-        height = max(self.size.height, 1)
+        rows, *shown = self._layout(max(self.size.height, 1))
+        self._shown = (shown[0], shown[1])
+        return Text("\n").join(rows)
+
+    def _layout(self, height: int) -> tuple[list[Text], int, int]:
+        """The rows of a frame ``height`` rows high, and its first and last entries."""
         if self.top is None or self.top >= len(self.entries):
             rows, first, last = self._from_bottom(height)
-        else:
-            rows, first, last = self._from_top(height)
-        self._shown = (first, last)
-        return Text("\n").join(rows)
+            if self.since is not None and self.since < first:
+                rows, first, last = self._from_bottom(height - 1)
+                rows.insert(0, self._above(first - self.since))
+            return rows, first, last
+        return self._from_top(height)
 
     def _from_bottom(self, height: int) -> tuple[list[Text], int, int]:
         """The newest rows that fit."""
@@ -205,6 +268,18 @@ class LogView(Widget):
             first -= 1
         return shown, first, len(self.entries) - 1
 
+    def _above(self, count: int) -> Text:
+        """The top row when the news since the player's last decision start above it."""
+        width = max(self.size.width, 10)
+        lines = "line" if count == 1 else "lines"
+        forms = (f"▲ {count} more {lines} {self.since_words}: PgUp",
+                 f"▲ {count} more since {self._since_name}'s turn: PgUp",
+                 f"▲ {count} more {lines}: PgUp")  # fmt: skip
+        words = next((w for w in forms if cell_len(w) <= width), forms[-1])
+        text = Text(words, MARKER)
+        text.truncate(width, overflow="ellipsis")
+        return text
+
     def _from_top(self, height: int) -> tuple[list[Text], int, int]:
         """Rows from entry ``top`` down, the last row saying how many more follow."""
         assert self.top is not None
@@ -213,6 +288,8 @@ class LogView(Widget):
         while index < len(self.entries):
             rows = self._wrap(index)
             if len(shown) + len(rows) > height - 1:
+                if not shown:  # taller than the pane: its first rows, never nothing
+                    shown, index = rows[: max(height - 1, 1)], index + 1
                 break
             shown += rows
             index += 1
@@ -221,3 +298,28 @@ class LogView(Widget):
             plural = "line follows" if more == 1 else "lines follow"
             shown.append(Text(f"▼ {more} more {plural}: PgDn, End", MARKER))
         return shown, self.top, index - 1
+
+
+def survey_summary(start: core.GameState, end: core.GameState) -> list[Text]:
+    """What a survey gave each player, one line each under a heading: the points, the
+    cartouches of the parcels taken (as on the region) and the Museum rooms booked.
+    ``start``: the position just before the survey; ``end``: one after it."""
+    lines = [Text(f"Survey of season {start.season} in short:", HEADING)]
+    booked = {
+        room: new
+        for room, (old, new) in enumerate(zip(start.museum, end.museum, strict=True))
+        if old != new and 0 <= new < start.player_count
+    }
+    for seat, (was, now) in enumerate(zip(start.players, end.players, strict=True)):
+        line = Text()
+        line.append(look.seat_letter(start, seat) + " ", look.seat_style(start, seat))
+        line.append(f"{look.cut(was.name, 12)} +{now.score - was.score}:")
+        got = [
+            Text(look.card_cartouche(card).rstrip(), look.patron_style(core.CARDS[card].patron))
+            for card in now.cards[len(was.cards) :]
+        ]
+        got += [Text(look.room_short(start.wings, r)) for r, who in booked.items() if who == seat]
+        line.append(" ")
+        line.append_text(Text(", ").join(got) if got else Text("nothing", look.DIM))
+        lines.append(line)
+    return lines
