@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -9,9 +10,11 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from saves.text import JOINERS, check_shown_text, hidden_character
 from table.seat import SeatError
 from tui.widgets.textfield import TextField
 
@@ -37,6 +40,45 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(yes)
 
 
+class ShownLineField(TextField):
+    """The field of a line shown to others: a key or a paste holding a character that does
+    not show as itself is not taken (the field says so, naming it, in :class:`Refused`);
+    a zero-width joiner is typed, to be judged in context when the line is sent.
+
+    Handled here, in typing order, and not where the key bubbles to: the keys that follow
+    it may already be typed by then."""
+
+    class Refused(Message):
+        def __init__(self, character: str, left_out: str) -> None:
+            super().__init__()
+            self.character = character
+            """In words: "U+202E RIGHT-TO-LEFT OVERRIDE"."""
+            self.left_out = left_out
+            """What was left out: "it was not typed", "the paste was left out"."""
+
+    async def on_key(self, event: events.Key) -> None:
+        char = event.character
+        if char is None or len(char) != 1 or unicodedata.category(char) == "Cc":
+            return  # a control key (Tab, Ctrl+A…) edits: not a character of the line
+        if char in JOINERS:
+            self.insert_text_at_cursor(char)
+        elif (hidden := hidden_character(char)) is not None:
+            self.post_message(self.Refused(hidden, "it was not typed"))
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+
+    def on_paste(self, event: events.Paste) -> None:
+        hidden = next(
+            (h for c in event.text if c not in JOINERS and (h := hidden_character(c))), None
+        )
+        if hidden is not None:
+            self.post_message(self.Refused(hidden, "the paste was left out"))
+            event.stop()
+            event.prevent_default()
+
+
 class LinePrompt(ModalScreen[str | None]):
     """Ask for one line and act on it; Enter acts, Esc cancels. ``act(line)`` does it and
     returns what to tell the player, or raises ``SeatError`` saying why not: the dialog
@@ -45,7 +87,13 @@ class LinePrompt(ModalScreen[str | None]):
 
     Keys typed with the key that opened it reach this screen before its field has focus
     (the game screen binds Ctrl+S with priority, so they do not go to the board): they are
-    typed into the field, in order."""
+    typed into the field, in order.
+
+    A line shown to others (``what`` names it: "the message") holds only characters that
+    show as themselves: one that does not (a bidi override, a zero-width space, a blank
+    look-alike…) is refused as it is typed or pasted, naming the character as the server
+    would, and the line stays open to be corrected; a zero-width joiner, allowed between
+    two visible characters, is judged at Enter."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
@@ -58,17 +106,20 @@ class LinePrompt(ModalScreen[str | None]):
         verb: str,
         empty: str,
         max_length: int = 0,
+        what: str | None = None,
     ) -> None:
         """``verb`` names what Enter does ("save"); ``empty`` says what to type when the
-        line is empty; ``max_length`` bounds the line (0: no bound)."""
+        line is empty; ``max_length`` bounds the line (0: no bound); ``what`` names a line
+        shown to others, whose hidden characters are refused (None: not checked here)."""
         super().__init__()
         self.question, self.value, self.act = question, value, act
-        self.verb, self.empty, self.max_length = verb, empty, max_length
+        self.verb, self.empty, self.max_length, self.what = verb, empty, max_length, what
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(self.question, markup=False)
-            yield TextField(value=self.value, max_length=self.max_length, id="name")
+            field = TextField if self.what is None else ShownLineField
+            yield field(value=self.value, max_length=self.max_length, id="name")
             yield Static("", id="refusal", markup=False)
             yield Static(f"[b]Enter[/b] {self.verb}    [b]Esc[/b] cancel", classes="keys")
 
@@ -76,17 +127,35 @@ class LinePrompt(ModalScreen[str | None]):
         if await self.query_one(TextField).take(event):
             event.stop()
 
+    def on_shown_line_field_refused(self, event: ShownLineField.Refused) -> None:
+        self._refuse(f"{event.character} is not allowed in {self.what}: {event.left_out}")
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         line = event.value.strip()
         try:
             if not line:
                 raise SeatError(self.empty)
+            if self.what is not None:
+                self._check_shown(line, self.what)
             said = self.act(line)
         except SeatError as exc:
-            self.query_one("#refusal", Static).update(f"✗ {exc}")
-            self.app.bell()
+            self._refuse(str(exc))
             return
         self.dismiss(said)
+
+    @staticmethod
+    def _check_shown(line: str, what: str) -> None:
+        """Refuse, as the server would, a line holding a character that does not show as
+        itself: a joiner not between two visible characters, too many combining marks in
+        a row (the field never takes the others)."""
+        try:
+            check_shown_text(line, what)
+        except ValueError as exc:
+            raise SeatError(str(exc)) from None
+
+    def _refuse(self, reason: str) -> None:
+        self.query_one("#refusal", Static).update(f"✗ {reason}")
+        self.app.bell()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -59,7 +59,7 @@ class GameMenus(Screen[None]):
 
         question = f"Say to the table ({MAX_CHAT} characters at most):"
         prompt = LinePrompt(question, "", say, verb="say", empty="Type what to say.",
-                            max_length=MAX_CHAT)  # fmt: skip
+                            max_length=MAX_CHAT, what="the message")  # fmt: skip
         self.app.push_screen(prompt)
 
     def action_hand_over(self) -> None:
