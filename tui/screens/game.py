@@ -32,7 +32,7 @@ from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
-from tui.widgets.region import RegionPicture, RegionView, still_recent
+from tui.widgets.region import RegionPicture, RegionView, recent_in, still_recent
 
 DROPPABLE_KEYS = (frozenset({"press", "option"}), MENU_KEYS)
 """Key-bar entries a narrow terminal leaves out: those the action bar lists, then menus'."""
@@ -138,9 +138,8 @@ class GameScreen(GameMenus):
 
     def _log_history(self) -> None:
         """The log rebuilt from the history: on opening a game, after undo or redo."""
-        log = self.query_one(LogView)
-        log.tell_history(*self.seat.history(), self.seat.chat)
-        log.tell(self.state, f"Game {self.seat.name!r}, season {self.state.season}.")
+        opening = f"Game {self.seat.name!r}, season {self.state.season}."  # kept in its place
+        self.query_one(LogView).tell_history(*self.seat.history(), self.seat.chat, opening)
         self._mark_turn()
 
     def _mark_turn(self) -> None:
@@ -232,10 +231,10 @@ class GameScreen(GameMenus):
             self.notify(update.problem, severity="error", timeout=8, markup=False)
         log, before = self.query_one(LogView), update.before
         if update.kind == "rewound":
-            self.recent = frozenset()
+            self.recent = recent_in(*self.seat.history(), self.seat.decides_here)
             self._log_history()
         elif before is not None and update.action is not None:
-            log.tell_action(before, update.action, update.events)
+            log.tell_action(before, update.action, update.events, update.state)
             # Others' cubes since this terminal's last decision stay marked: every reply shows.
             mine = self.seat.decides_here(before.current_player)
             self.recent = frozenset() if mine else still_recent(self.recent, before, self.state)

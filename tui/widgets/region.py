@@ -9,6 +9,7 @@ posts `RegionView.SpaceChosen`; the screen decides what it means.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -88,6 +89,22 @@ def still_recent(
     for mask in after.cubes:
         occupied |= mask
     return frozenset(s for s in recent | new_cubes(before, after) if occupied >> s & 1)
+
+
+def recent_in(
+    states: Sequence[core.GameState],
+    actions: Sequence[core.Action],
+    decides_here: Callable[[int | None], bool],
+) -> frozenset[Space]:
+    """The cubes others placed since the last decision made here, from the history (the
+    states before each action, then the current one): the marks an undo or a redo keeps,
+    as :func:`still_recent` kept them move by move."""
+    recent: frozenset[Space] = frozenset()
+    for index in range(len(actions)):
+        before, after = states[index], states[index + 1]
+        mine = decides_here(before.current_player)
+        recent = frozenset() if mine else still_recent(recent, before, after)
+    return recent
 
 
 class RegionView(Widget, can_focus=True):
