@@ -117,7 +117,7 @@ async def test_the_hint_key_names_a_legal_move_without_playing_it(store) -> None
         await settle(pilot, lambda: "thinking" not in game.query_one("#actions", ActionBar).text)
         text = game.query_one("#actions", ActionBar).text
         assert "Hint: " in text
-        hinted = text.split("Hint: ", 1)[1].strip()
+        hinted = text.split("Hint: ", 1)[1].split("\n")[0].strip()  # the options follow
         from core.explain import describe_action
 
         described = [describe_action(game.state, a) for a in game.legal]

@@ -25,7 +25,7 @@ from table.seat import GameSeat, SeatError, Update
 from tui import decisions, look, prompts
 from tui import draft as drafting
 from tui.draft import IDLE, Draft, Mode, Refusal
-from tui.screens.game_menus import MENU_KEYS, GameMenus
+from tui.screens.game_menus import GameMenus
 from tui.widgets.actionbar import ActionBar, StatusLine
 from tui.widgets.board import Board
 from tui.widgets.keys import KeysBar
@@ -34,8 +34,10 @@ from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
 from tui.widgets.region import RegionPicture, RegionView, recent_in, still_recent
 
-DROPPABLE_KEYS = (frozenset({"press", "option"}), MENU_KEYS)
-"""Key-bar entries a narrow terminal leaves out: those the action bar lists, then menus'."""
+LISTED_KEYS = frozenset({"press", "option"})
+"""Key-bar entries a narrow terminal leaves out: the action bar lists them, with their
+letters (and keeps listing them under a hint or a refusal); every other key that applies
+now stays in the keys bar, on a second line if it must."""
 
 
 class GameScreen(GameMenus):
@@ -68,7 +70,7 @@ class GameScreen(GameMenus):
         super().__init__()
         self.seat = seat
         self.message: Text | None = None
-        """A refusal or a hint, shown in place of the options until the next step."""
+        """A refusal or a hint, shown above the options until the next step."""
         self.recent: frozenset[int] = frozenset()
         """Cubes others placed since this terminal's last decision, marked until the next."""
         self._hint_stop = threading.Event()
@@ -79,7 +81,7 @@ class GameScreen(GameMenus):
         yield StatusLine(id="status")
         yield Board(self.state, id="body")
         yield ActionBar(id="actions")
-        yield KeysBar(*DROPPABLE_KEYS)
+        yield KeysBar(LISTED_KEYS)
 
     def on_mount(self) -> None:
         self.render_state()
@@ -130,10 +132,12 @@ class GameScreen(GameMenus):
         picture = RegionPicture(state, spaces, draft.placed, placing, self.recent)
         self.query_one(Board).show(picture, rooms)
         players = self.seat.players
-        self.query_one(PlayersView).show_presence(tuple(p.away for p in players))
+        away, computers = tuple(p.away for p in players), tuple(bool(p.computer) for p in players)
+        self.query_one(PlayersView).show_presence(away, computers)
         self.query_one(StatusLine).show(prompts.status_line(state, players, self.seat.status))
         prompt, options = prompts.decision(state, legal, mode, draft, players)
-        options = options if self.message is None else self.message
+        if self.message is not None:  # above the options, which stay the keys to press
+            options = Text("\n").join([self.message, options]) if options else self.message
         self.query_one(ActionBar).show(prompt, options, prompts.survey_ranking(state))
 
     def _log_history(self) -> None:
@@ -252,9 +256,15 @@ class GameScreen(GameMenus):
             self.show_summary(before)
 
     def show_summary(self, before: core.GameState) -> None:
-        """End of a season (or of the game): the summary over the board."""
+        """End of a season (or of the game): the summary over the board. At a shared table
+        the game goes on under a summary nobody here must answer, so the one still up (or
+        still stacked under a dialog) is out of date: it goes first, never to come back
+        once the final scores are closed."""
         from tui.screens.summary import SeasonSummaryScreen
 
+        for screen in reversed(self.app.screen_stack):  # the one in front first
+            if isinstance(screen, SeasonSummaryScreen):
+                screen.supersede()
         if core.is_over(self.state):
             self.action_final()
         else:

@@ -1,38 +1,46 @@
-"""The keys that apply now, on one line: a light stand-in for Textual's Footer.
+"""The keys that apply now, on one line or two: a light stand-in for Textual's Footer.
 
 Textual's Footer rebuilds one widget per key whenever the bindings change, which on this
 game happens after every move; this bar renders the same information (the screen's active
-bindings, filtered by each node's `check_action`) as one line of text.
+bindings, filtered by each node's `check_action`) as text.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
 
 KEY = Style(bold=True, reverse=True)
 
+MAX_LINES = 2
+"""Lines the bar may take when its keys do not fit on one (80 columns at a shared table)."""
+
 
 class KeysBar(Widget):
     """The shown, enabled bindings of the screen, one entry per action.
 
-    When they do not all fit, the entries of the ``droppable`` actions (named without
-    their parameters, e.g. ``kind``) are left out, group by group until the rest fits:
-    first the game screen's action keys, which its action bar lists anyway, then the
-    keys a player needs least, so that Undo, Help and Quit always show.
+    Every key that applies now stays reachable from the screen. When the entries do not
+    fit on one line, the ``droppable`` groups (actions named without their parameters,
+    e.g. ``press``) are left out first: the screen lists those keys elsewhere (the game
+    screen's action bar lists the action keys with their letters), then the entries
+    move closer together. If the rest still does not fit, it goes on a second line
+    rather than being cut: a narrow terminal gives up a line of the board, never a key.
     """
 
     DEFAULT_CSS = """
-    KeysBar { height: 1; dock: bottom; background: $panel; }
+    KeysBar { height: auto; max-height: 2; dock: bottom; background: $panel; }
     """
 
     def __init__(self, *droppable: frozenset[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.droppable = droppable
+        self._shown: list[Text] = []
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -41,9 +49,12 @@ class KeysBar(Widget):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, _screen: Screen[Any]) -> None:
-        self.refresh()
+        before = len(self._shown)
+        self.refresh(layout=len(self._lines(self.size.width)) != before)
 
-    def render(self) -> Text:
+    def _entries(self, gap: str) -> list[tuple[str, Text]]:
+        """(action without parameters, its entry) of each shown, enabled binding; ``gap``
+        ends each entry."""
         entries: list[tuple[str, Text]] = []
         seen: set[str] = set()
         for active in self.screen.active_bindings.values():
@@ -53,13 +64,44 @@ class KeysBar(Widget):
             seen.add(binding.action)
             entry = Text()
             entry.append(f" {self.app.get_key_display(binding)} ", KEY)
-            entry.append(f" {binding.description}  ")
+            entry.append(f" {binding.description}{gap}")
             entries.append((binding.action.partition("(")[0], entry))
-        for group in self.droppable:
-            if sum(e.cell_len for _, e in entries) <= self.size.width:
+        return entries
+
+    def _lines(self, width: int) -> list[Text]:
+        """The entries in lines of ``width`` cells: on one line if they fit, leaving out
+        the droppable groups as needed, then closer together; else on up to
+        :data:`MAX_LINES` lines."""
+        for gap in ("  ", " "):
+            entries = self._entries(gap)
+            for group in self.droppable:
+                if _cells(entries) <= width:
+                    break
+                entries = [(a, e) for a, e in entries if a not in group]
+            if _cells(entries) <= width:
                 break
-            entries = [(a, e) for a, e in entries if a not in group]
-        text = Text(no_wrap=True, overflow="ellipsis")
+        lines: list[Text] = [Text(no_wrap=True, overflow="ellipsis")]
         for _, entry in entries:
-            text.append_text(entry)
-        return text
+            full = lines[-1].cell_len + cell_len(entry.plain.rstrip()) > width
+            if lines[-1] and full and len(lines) < MAX_LINES:
+                lines.append(Text(no_wrap=True, overflow="ellipsis"))
+            lines[-1].append_text(entry)
+        self._shown = lines
+        return lines
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines(width))
+
+    def render(self) -> Text:
+        width = self.size.width
+        lines = [line.copy() for line in self._lines(width)]
+        for line in lines:
+            if width and line.cell_len > width:  # its last gap, else what cannot fit
+                line.rstrip()
+                line.truncate(width, overflow="ellipsis")
+        return Text("\n").join(lines)
+
+
+def _cells(entries: list[tuple[str, Text]]) -> int:
+    """The cells ``entries`` take on one line (the last one's trailing gap shows nothing)."""
+    return cell_len("".join(e.plain for _, e in entries).rstrip())
