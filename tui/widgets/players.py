@@ -1,5 +1,9 @@
 """Player panels: name, letter, score, stock, reserve, and patron cards by patron.
 
+A seat played by a computer (a computer player, or a player's seat handed to a computer
+standing in) says so in words: ``AI`` where the second line starts, so that no width is
+needed for it and nothing cuts it off.
+
 Cards show one mark each: ● untilted (usable; one won in a survey from next season on),
 ○ tilted (spent until the season ends). The patronless card has no power: it shows as a
 plain ``*``. Once the game is over the points are the final totals (exhibition and
@@ -20,6 +24,9 @@ USABLE = "●"
 TILTED = "○"
 NAME_CELLS = 9
 """Terminal cells for a name (cut with … when wider): the panel keeps one line per row."""
+COMPUTER_MARK = "AI "
+"""Where a computer plays the seat: the second line's indent (under ``▸B ``), in words."""
+INDENT = "   "
 
 
 class PlayersView(StateView):
@@ -33,9 +40,12 @@ class PlayersView(StateView):
     """Per seat, why the player is not here ("away since 14:02"), None when present: only
     at a shared table, where each player has a terminal of their own."""
 
-    def show_presence(self, away: tuple[str | None, ...]) -> None:
-        if away != self.away:
-            self.away = away
+    computers: tuple[bool, ...] = ()
+    """Per seat, whether a computer plays it now (a computer player, or a stand-in)."""
+
+    def show_presence(self, away: tuple[str | None, ...], computers: tuple[bool, ...] = ()) -> None:
+        if (away, computers) != (self.away, self.computers):
+            self.away, self.computers = away, computers
             self.refresh()
 
     def resizes(self, old: core.GameState, new: core.GameState) -> bool:
@@ -65,7 +75,9 @@ class PlayersView(StateView):
         text.append(look.pad(player.name, NAME_CELLS), Style(bold=deciding))
         text.append(f" {points:>3} pts", Style(bold=True))
         text.append(f"  stock {player.stock:>2} res {player.reserve:>2}")
-        text.append("\n   ")
+        computer = seat < len(self.computers) and self.computers[seat]
+        text.append("\n")
+        text.append(COMPUTER_MARK if computer else INDENT, Style(bold=True))
         self._cards(text, player)
         if state.player_count == 2:
             text.append(f"  neutral {player.neutral_stock}", look.player_style(None))
