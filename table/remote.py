@@ -374,11 +374,14 @@ class RemoteSeat:
             self._receive(reply)
 
     def can_undo(self) -> bool:
-        """Your own last action, while nobody has acted since and no parcels were dealt
-        (the server has the last word and says why not)."""
+        """Your own last action, while nobody has acted since and no parcels were dealt;
+        never one a computer standing in for you made, nor the game's last (the server's
+        rule, ``why_no_undo``: it has the last word and says why not)."""
         if self.watching or self.link is None or not self.actions:
             return False
         before, after = self.states[-2], self.states[-1]
+        if core.is_over(after) or any(self.standins[-1:]):
+            return False
         return before.current_player in self.seats_here and before.season == after.season
 
     def undo(self) -> None:

@@ -64,6 +64,8 @@ class SeasonSummaryScreen(ModalScreen[None]):
         self.now, self.season = states[-1], season
         self.start = next((s for s in states if s.season == season), self.now)
         self.countdown: int | None = AUTO_CONTINUE if auto_continue else None
+        self.superseded = False
+        """A newer summary or the final scores replaced it (see :meth:`supersede`)."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide", id="season-summary"):
@@ -118,8 +120,21 @@ class SeasonSummaryScreen(ModalScreen[None]):
             )
         return table
 
+    def supersede(self) -> None:
+        """The game has moved on (another season ended, or the game): this summary closes
+        now if it is in front, else the moment what covers it closes. It must never
+        outlive its season: its countdown cannot close it while it is covered, which left
+        an old "Season 2 is over" under the final scores."""
+        self.superseded = True
+        self.countdown = None
+        self.action_close()
+
+    def on_screen_resume(self) -> None:
+        if self.superseded:
+            self.call_later(self.action_close)
+
     def action_close(self) -> None:
-        if self.is_active:  # the countdown and Enter may both ask
+        if self.is_active:  # the countdown and Enter may both ask; a covered one waits
             self.dismiss(None)
 
 
