@@ -70,30 +70,42 @@ def patron_letter(patron: core.Patron | None) -> str:
     return PATRON_LETTER[patron] if patron is not None else PATRONLESS_LETTER
 
 
-_FULL: dict[core.Patron | None, str] = {p: p.name.title() for p in core.Patron}
-LEGEND_FORMS: tuple[dict[core.Patron | None, str], ...] = (
-    {**_FULL, None: "no patron"},
-    {core.Patron.BROWN: "Sir Brown", core.Patron.BLACKMORE: "Mrs. Blackmore", None: "no patron"},
-    {core.Patron.BROWN: "Brown", core.Patron.BLACKMORE: "Blackmore", None: "none"},
+LegendLine = dict[core.Patron | None, str]
+"""Patron letters on one line of the legend, with their names (None: the patronless ``*``)."""
+_SHORT: LegendLine = {p: p.name.title() for p in core.Patron}
+_UNGUESSED: LegendLine = {core.Patron.BROWN: "Sir Brown", core.Patron.BLACKMORE: "Mrs. Blackmore"}
+_GUESSED: LegendLine = {core.Patron.VIOLET: "Violet", core.Patron.LEMON: "Lemon",
+                        core.Patron.TANGERINE: "Tangerine"}  # fmt: skip
+LEGEND_FORMS: tuple[tuple[LegendLine, ...], ...] = (
+    ({**_SHORT, None: "no patron"},),
+    ({**_UNGUESSED, None: "no patron"}, _GUESSED),
 )
-"""The patron letters that cannot be guessed (s, k, *) first: the forms of the legend,
-widest first."""
+"""The forms of the legend, widest first: on one line with the short names when it fits
+(a wide region, 64 cells), else on two, the letters nobody guesses (s, k, *) first."""
 
 
-def patron_legend(width: int) -> Text:
-    """What the patron letters stand for, in one line of at most ``width`` cells: all five
-    when there is room, else the two letters nobody guesses and the patronless ``*``."""
+def patron_legend(width: int) -> tuple[Text, ...]:
+    """What the patron letters stand for, every one of them, in lines of at most ``width``
+    cells: one line when there is room (the short names), else two (42 cells, the narrow
+    region, hold them all); cut with … only below that."""
+    lines: tuple[Text, ...] = ()
     for form in LEGEND_FORMS:
         for gap in ("  ", " "):
-            text = Text()
-            for patron, name in form.items():
-                if text:
-                    text.append(gap)
-                text.append(patron_letter(patron), patron_style(patron) + Style(bold=True))
-                text.append(f" {name}", patron_style(patron))
-            if text.cell_len <= width:
-                return text
-    text.truncate(width, overflow="ellipsis")
+            lines = tuple(_legend_line(line, gap) for line in form)
+            if max(line.cell_len for line in lines) <= width:
+                return lines
+    for line in lines:
+        line.truncate(width, overflow="ellipsis")
+    return lines
+
+
+def _legend_line(names: LegendLine, gap: str) -> Text:
+    text = Text()
+    for patron, name in names.items():
+        if text:
+            text.append(gap)
+        text.append(patron_letter(patron), patron_style(patron) + Style(bold=True))
+        text.append(f" {name}", patron_style(patron))
     return text
 
 

@@ -242,7 +242,7 @@ class RegionView(Widget, can_focus=True):
             if row and row % 3 == 0:
                 lines.append(self._separator())
             lines.append(self._row(row))
-        lines.append(self._legend())
+        lines.extend(self._legend())
         self._lines = lines
 
     def _row_of_line(self, y: int) -> int | None:
@@ -276,14 +276,19 @@ class RegionView(Widget, can_focus=True):
             text[self._cell_x(col) + m.cell // 2] = "abcdefgh"[col]
         return Strip([Segment("".join(text), look.DIM)])
 
-    def _legend(self) -> Strip:
-        """The patron letters of the cartouches in words, under the region."""
+    def _legend(self) -> list[Strip]:
+        """The patron letters of the cartouches in words, under the region: every patron,
+        on two lines when the region is narrow (see `look.patron_legend`)."""
         width = self.metrics.width
         legend = look.patron_legend(width)
-        indent = " " * min(3, width - legend.cell_len)  # under the row labels, if it fits
-        segments = [Segment(indent), *legend.render(_CONSOLE)]
-        # Every segment styled: the NO_COLOR filter cannot take a segment without a style.
-        return Strip([Segment(s.text, s.style or Style()) for s in segments])
+        widest = max(line.cell_len for line in legend)
+        indent = Segment(" " * min(3, width - widest))  # under the row labels, if it fits
+        strips = []
+        for line in legend:
+            segments = [indent, *line.render(_CONSOLE)]
+            # Every segment styled: the NO_COLOR filter cannot take a segment without a style.
+            strips.append(Strip([Segment(s.text, s.style or Style()) for s in segments]))
+        return strips
 
     def _separator(self) -> Strip:
         m = self.metrics
