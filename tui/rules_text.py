@@ -22,7 +22,7 @@ KEYS = """\
   PgUp PgDn Home End  read the whole log   / hint   ? help   q quit
 [b]At a shared table[/b] (playing with others through a table server)
   c chat   H hand your seat to a computer (or an absent player's, live)
-  P pause a live table for everyone (10 minutes, once a season)
+  P pause a live table for everyone (10 min, once a season); P again resumes
   ctrl+s export the game to a save here
 
 [b]The board[/b]
