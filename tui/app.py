@@ -234,10 +234,12 @@ class MykerinosApp(App[None]):
         known, self._my_turns = self._my_turns, set(mine)
         if known is None:
             return  # at start-up the lobby shows them all: nothing new to tell
-        screen = self.screen
-        seat = screen.seat if isinstance(screen, GameScreen) else None
-        looking = seat.info.id if isinstance(seat, RemoteSeat) else None
-        for table in sorted(set(mine) - known - {looking}):
+        looking = {  # under a dialog or a summary too: the game is still on show
+            screen.seat.info.id
+            for screen in self.screen_stack
+            if isinstance(screen, GameScreen) and isinstance(screen.seat, RemoteSeat)
+        }
+        for table in sorted(set(mine) - known - looking):
             self.tell_turn(mine[table].title)
 
     def tell_turn(self, title: str) -> None:

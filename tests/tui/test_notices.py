@@ -93,3 +93,43 @@ async def test_n_in_the_lobby_turns_each_way_on_and_off_and_keeps_it(store, serv
         assert "[x] l" in shown and "[ ] b" in shown and "[ ] d" in shown
         await pilot.press("escape")
     assert notices.load() == notices.Settings(line=True, bell=False, desktop=False)
+
+
+async def test_no_notice_for_the_table_on_show_under_a_dialog(store, server, monkeypatch) -> None:
+    """Ben's move makes it Ann's turn at the table she has open (behind the help screen):
+    that is not news from elsewhere."""
+    import tui.app
+    from tui.screens.help import HelpScreen
+
+    monkeypatch.setattr(tui.app, "TURNS_EVERY", 0.2)
+    notices.save(notices.Settings(line=True, bell=True, desktop=True))
+    seats = [wire.SeatSpec("player", "ann"), wire.SeatSpec("player", "ben")]
+    table = await create(server.socket, "ann", seats)
+    ben = await Bot.join(server.socket, "ben", table, 1)
+    app = app_for(store, server=server.address("ann"))
+    written: list[str] = []
+    monkeypatch.setattr(app, "write_escapes", written.append)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        await settle(pilot, lambda: bool(lobby.tables))
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        while game.seat.state.current_player == 0:  # ann plays until it is ben's turn
+            await pilot.press("p")
+            await pilot.pause(0.3)
+        await pilot.pause(0.5)  # the checks have seen ben's turn
+        await pilot.press("question_mark")
+        await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await ben.drain()
+        for _ in range(20):
+            if not ben.my_turn():
+                break
+            await ben.play_one()
+            await ben.drain()
+        assert game.seat.state.current_player == 0 or not ben.my_turn()
+        await pilot.pause(0.8)  # several checks
+        assert not written
