@@ -143,7 +143,8 @@ class GameScreen(GameMenus):
     def _log_history(self) -> None:
         """The log rebuilt from the history: on opening a game, after undo or redo."""
         opening = f"Game {self.seat.name!r}, season {self.state.season}."  # kept in its place
-        self.query_one(LogView).tell_history(*self.seat.history(), self.seat.chat, opening)
+        log = self.query_one(LogView)
+        log.tell_history(*self.seat.history(), self.seat.chat, opening, self.seat.standins)
         self._mark_turn()
 
     def _mark_turn(self) -> None:
@@ -238,7 +239,7 @@ class GameScreen(GameMenus):
             self.recent = recent_in(*self.seat.history(), self.seat.decides_here)
             self._log_history()
         elif before is not None and update.action is not None:
-            log.tell_action(before, update.action, update.events, update.state)
+            log.tell_action(before, update.action, update.events, update.state, update.standin)
             # Others' cubes since this terminal's last decision stay marked: every reply shows.
             mine = self.seat.decides_here(before.current_player)
             self.recent = frozenset() if mine else still_recent(self.recent, before, self.state)

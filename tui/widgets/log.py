@@ -32,10 +32,12 @@ HEADING = Style(bold=True)
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One logged line, and the seat whose decision led to it (None: a note)."""
+    """One logged line, and the seat whose decision led to it (None: a note); ``standin``:
+    a computer made that decision for the seat's player (at a shared table)."""
 
     text: Text
     decider: int | None = None
+    standin: bool = False
 
 
 class LogView(Widget):
@@ -70,8 +72,9 @@ class LogView(Widget):
 
     # ---------------------------------------------------------------- telling
 
-    def add(self, line: str | Text, decider: int | None = None) -> None:
-        self.entries.append(Entry(line if isinstance(line, Text) else Text(line), decider))
+    def add(self, line: str | Text, decider: int | None = None, standin: bool = False) -> None:
+        text = line if isinstance(line, Text) else Text(line)
+        self.entries.append(Entry(text, decider, standin))
         self.refresh()
 
     def clear(self) -> None:
@@ -80,14 +83,22 @@ class LogView(Widget):
         self.refresh()
 
     def tell(
-        self, state: core.GameState, text: str, seat: int | None = None, decider: int | None = None
+        self,
+        state: core.GameState,
+        text: str,
+        seat: int | None = None,
+        decider: int | None = None,
+        standin: core.Level | None = None,
     ) -> None:
-        """A line about ``seat`` (None: nobody's), led by its letter in its colour."""
+        """A line about ``seat`` (None: nobody's), led by its letter in its colour; a
+        decision a computer made standing in for its player says so."""
         line = Text()
         if seat is not None and seat >= 0:
             line.append(look.seat_letter(state, seat) + " ", look.seat_style(state, seat))
         line.append(text)
-        self.add(line, decider)
+        if standin is not None:
+            line.append(f" (computer, {standin})", look.DIM)
+        self.add(line, decider, standin is not None)
 
     def tell_chat(self, line: ChatLine) -> None:
         """A line of the table's chat: plain text (never markup), the sayer in bold, a
@@ -105,20 +116,22 @@ class LogView(Widget):
         action: core.Action,
         events: Sequence[core.Event] | None = None,
         after: core.GameState | None = None,
+        standin: core.Level | None = None,
     ) -> None:
         """What ``action`` did when played in ``before``: its ``events`` (core's words,
         automatic steps included; worked out again when not given), else its notation;
         after the last step of a survey, what it gave each player. ``after``: the
-        position it led to, if known."""
+        position it led to, if known; ``standin``: the computer that made the decision
+        for the seat's player."""
         if events is None:
             after, events = core.apply_action_with_events(before, action)
         elif after is None:
             after = core.apply_action(before, action)
         decider = before.current_player
-        if decider is not None and decider == self._turn:
+        if decider is not None and decider == self._turn and standin is None:
             self.since = self.top = self._turn = None  # the player decided: to the newest
         for event in events or [core.Event(core.format_action(action), before.current)]:
-            self.tell(before, event.text, event.seat, decider)
+            self.tell(before, event.text, event.seat, decider, standin)
         self._follow_survey(before, after)
 
     def tell_history(
@@ -127,24 +140,32 @@ class LogView(Widget):
         actions: Sequence[core.Action],
         chat: Sequence[ChatLine] = (),
         opening: str | None = None,
+        standins: Sequence[core.Level | None] = (),
     ) -> None:
         """The log rebuilt from the whole history, worded as when it was played, so it
-        always matches the board (on opening a game, after undo or redo); a shared
-        table's ``chat`` follows the moves. ``opening`` names the game: told the first
-        time, after the history as it stands; a rebuild puts it back in that place
-        (or last, when an undo went back before it)."""
+        always matches the board (on opening a game, after undo or redo). A shared
+        table's ``chat`` is placed among the moves where it was said (its ``seq``), so
+        every terminal shows one order (lines of unknown place follow the moves);
+        ``standins``: for each action, the computer that made it for a player.
+        ``opening`` names the game: told the first time, after the history as it
+        stands; a rebuild puts it back in that place (or last, when an undo went back
+        before it)."""
         if opening is not None and self._opening is None:
             self._opening = (len(actions), opening)
         self.clear()
         opened_at = min(self._opening[0], len(actions)) if self._opening else -1
+        said = sorted(chat, key=lambda line: len(actions) if line.seq is None else line.seq)
         for index, (state, action) in enumerate(zip(states, actions, strict=False)):
+            while said and said[0].seq is not None and said[0].seq <= index:
+                self.tell_chat(said.pop(0))
             if index == opened_at:
                 self._tell_opening()
             after = states[index + 1] if index + 1 < len(states) else None
-            self.tell_action(state, action, after=after)
+            standin = standins[index] if index < len(standins) else None
+            self.tell_action(state, action, after=after, standin=standin)
         if opened_at == len(actions):
             self._tell_opening()
-        for line in chat:
+        for line in said:
             self.tell_chat(line)
 
     def _tell_opening(self) -> None:
@@ -172,15 +193,18 @@ class LogView(Widget):
         since their last decision. The view stays where it is: at the newest lines, or
         where the player scrolled to."""
         seat = state.current
-        last = next((i for i in range(len(self.entries) - 1, -1, -1)
-                     if self.entries[i].decider == seat), None)  # fmt: skip
-        others = last is not None and any(
-            e.decider not in (None, seat) for e in self.entries[last + 1 :]
-        )
+        entries = self.entries
+        last = next((i for i in range(len(entries) - 1, -1, -1)  # their own, not a stand-in's
+                     if entries[i].decider == seat and not entries[i].standin), None)  # fmt: skip
+        news = entries[last + 1 :] if last is not None else []
+        others = any(e.decider not in (None, seat) or e.standin for e in news)
         self._turn = seat
         self.since = last + 1 if last is not None and others else None
         self._since_name = look.cut(state.players[seat].name, 12)
-        self.since_words = f"since {self._since_name}'s last decision"
+        away = any(e.decider == seat and e.standin for e in news)
+        self.since_words = (
+            "while you were away" if away else f"since {self._since_name}'s last decision"
+        )
         self.refresh()
 
     # ---------------------------------------------------------------- scrolling
