@@ -437,7 +437,8 @@ class RemoteSeat:
         self._send(wire.Say(0, self.info.id, text[: wire.MAX_CHAT]))
 
     def can_hand_over(self) -> bool:
-        return not self.watching and self.link is not None and bool(self.seats_here)
+        over = core.is_over(self.state)  # nothing left to decide
+        return not self.watching and self.link is not None and bool(self.seats_here) and not over
 
     def hand_over(self, level: core.Level | None, seat: int | None = None) -> None:
         """Let a computer of ``level`` play this terminal's seat (None: take it back), or

@@ -43,6 +43,7 @@ async def test_a_finished_shared_table_offers_no_undo_of_its_last_action() -> No
     seats_here = (last_mover,)
     seat = RemoteSeat(link, dial, snapshot(start, actions, seats_here), watch=False, where="t")
     assert core.is_over(seat.state) and not seat.can_undo()
+    assert not seat.can_hand_over()  # nothing left to decide
     # One action earlier, the same player's own last action may be taken back.
     earlier = RemoteSeat(
         link, dial, snapshot(start, actions[:-1], seats_here), watch=False, where="t"
@@ -50,6 +51,7 @@ async def test_a_finished_shared_table_offers_no_undo_of_its_last_action() -> No
     before, after = earlier.states[-2], earlier.states[-1]
     if before.current_player == last_mover and before.season == after.season:
         assert earlier.can_undo()
+    assert earlier.can_hand_over()
 
 
 async def test_no_undo_is_offered_for_a_move_a_stand_in_made_for_me() -> None:

@@ -23,9 +23,6 @@ if TYPE_CHECKING:
 PAUSE_MINUTES = 10
 """How long ``P`` pauses a live table for everyone."""
 
-MENU_KEYS = frozenset({"save_as", "hint", "hand_over", "chat", "pause"})
-"""The menus' keys that a narrow keys bar may leave out (the help names them)."""
-
 
 class GameMenus(Screen[None]):
     """The dialogs and screens the game screen opens over the game."""
