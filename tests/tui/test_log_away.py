@@ -68,3 +68,14 @@ def test_a_stand_ins_moves_are_the_computers_and_the_return_is_marked() -> None:
     plain_log.tell_history(states, actions)
     plain_log.turn_of(turn)
     assert plain_log.since_words == "since ann's last decision"
+
+
+def test_a_player_whose_first_decisions_a_computer_made_is_told_them_all() -> None:
+    states, actions = history(8)
+    movers = [s.current_player for s in states[:-1]]
+    standins: list[core.Level | None] = ["normal" if m == 1 else None for m in movers]
+    log = LogView()
+    log.tell_history(states, actions, standins=standins)
+    turn = next(s for s in states[::-1] if s.current_player == 1)
+    log.turn_of(turn)
+    assert log.since == 0 and log.since_words == "while you were away"

@@ -196,12 +196,13 @@ class LogView(Widget):
         entries = self.entries
         last = next((i for i in range(len(entries) - 1, -1, -1)  # their own, not a stand-in's
                      if entries[i].decider == seat and not entries[i].standin), None)  # fmt: skip
-        news = entries[last + 1 :] if last is not None else []
+        start = last + 1 if last is not None else 0  # never decided: a stand-in did
+        news = entries[start:]
         others = any(e.decider not in (None, seat) or e.standin for e in news)
-        self._turn = seat
-        self.since = last + 1 if last is not None and others else None
-        self._since_name = look.cut(state.players[seat].name, 12)
         away = any(e.decider == seat and e.standin for e in news)
+        self._turn = seat
+        self.since = start if others and (last is not None or away) else None
+        self._since_name = look.cut(state.players[seat].name, 12)
         self.since_words = (
             "while you were away" if away else f"since {self._since_name}'s last decision"
         )
