@@ -79,3 +79,20 @@ def test_a_player_whose_first_decisions_a_computer_made_is_told_them_all() -> No
     turn = next(s for s in states[::-1] if s.current_player == 1)
     log.turn_of(turn)
     assert log.since == 0 and log.since_words == "while you were away"
+
+
+def test_the_end_of_the_game_clears_the_mark_of_a_turn() -> None:
+    """Nobody decides after the last action: the log follows the newest lines (the end of
+    the game), not a player's old turn."""
+    chance = random.Random(4)
+    states = [core.new_game(2, 5, ["ann", "ben"])]
+    actions: list[core.Action] = []
+    while not core.is_over(states[-1]):
+        actions.append(chance.choice(core.legal_actions(states[-1])))
+        states.append(core.apply_action(states[-1], actions[-1]))
+    log = LogView()
+    log.tell_history(states[:-2], actions[:-2])
+    log.turn_of(states[-2])  # ann's or ben's last decision of the game is due here
+    log.since, log.top = 0, 0  # as if marked and scrolled
+    log.tell_action(states[-2], actions[-1], standin="easy")  # a computer made it
+    assert log.since is None and log.top is None

@@ -128,8 +128,9 @@ class LogView(Widget):
         elif after is None:
             after = core.apply_action(before, action)
         decider = before.current_player
-        if decider is not None and decider == self._turn and standin is None:
-            self.since = self.top = self._turn = None  # the player decided: to the newest
+        decided = decider is not None and decider == self._turn and standin is None
+        if decided or core.is_over(after):  # the player decided, or nobody will: the newest
+            self.since = self.top = self._turn = None
         for event in events or [core.Event(core.format_action(action), before.current)]:
             self.tell(before, event.text, event.seat, decider, standin)
         self._follow_survey(before, after)
