@@ -106,6 +106,27 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE actions ADD COLUMN standin TEXT;
     ALTER TABLE chat ADD COLUMN seq INTEGER;
     """,
+    # 8: players known by their SSH keys, and one-time invitations (see table.players):
+    # a key is its OpenSSH line without the comment ("ssh-ed25519 AAAA…"), an invitation
+    # is kept as the SHA-256 of its code, never the code
+    """
+    CREATE TABLE player_keys (
+        key TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        fingerprint TEXT NOT NULL UNIQUE,
+        comment TEXT NOT NULL DEFAULT '',
+        added REAL NOT NULL
+    );
+    CREATE INDEX player_keys_by_name ON player_keys (name);
+    CREATE TABLE invitations (
+        code_hash TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created REAL NOT NULL,
+        expires REAL NOT NULL,
+        used_at REAL,
+        used_by_key TEXT
+    );
+    """,
 )
 """Each entry brings the schema from version ``index`` to ``index + 1``."""
 

@@ -1,0 +1,436 @@
+"""Who the players of a table server are, by their SSH keys, and one-time invitations.
+
+A door that faces the internet (the SSH door, issue 19) knows a person by the public key
+they authenticate with: :meth:`Players.player_of` says whose a key is. A friend whose key
+is not known yet redeems a one-time invitation code the host made with
+:meth:`Players.invite`; :meth:`Players.redeem` binds the key to the invited player and uses
+the code up in one transaction, so that a code lets in one key once, even when two doors
+redeem it at the same moment.
+
+The keys and invitations live in the table server's own store (tables.db, schema 8 of
+:data:`table.store.MIGRATIONS`), written through a connection of their own with a busy
+timeout: the host runs ``mykerinos players`` and ``mykerinos invite`` whether or not the
+server runs. Codes are stored as their SHA-256 only. Nothing here reads the clock unless
+no time is passed in; every error is a :class:`PlayersError` whose ``str`` is one sentence
+a host can read, quoting the input safely.
+
+Edges: this module parses public keys (the OpenSSH one-line form) and checks their
+structure; it does not verify signatures, which is the SSH library's job at the door.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import builtins
+import hashlib
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Final
+
+from saves.text import check_player_name, printable, quoted, shown
+from table.store import StoreError, TableStore
+
+# ---------------------------------------------------------------- constants
+
+KEY_TYPES: Final = (
+    "ssh-ed25519",
+    "ecdsa-sha2-nistp256",
+    "ecdsa-sha2-nistp384",
+    "ecdsa-sha2-nistp521",
+    "ssh-rsa",
+)
+"""The public key types a player may use (the line's first word, and the blob's own)."""
+ECDSA_POINT_BYTES: Final = {"nistp256": 65, "nistp384": 97, "nistp521": 133}
+"""An uncompressed curve point's length (0x04, then x and y), per curve."""
+ED25519_KEY_BYTES: Final = 32
+MIN_RSA_BITS: Final = 2048
+"""Shorter RSA keys are refused: this door faces the internet."""
+MAX_KEY_LINE: Final = 8192
+"""Characters of one key line (a 16384-bit RSA key is about 2,800)."""
+MAX_KEYS_TEXT: Final = 256 * 1024
+"""Characters of a key file."""
+
+CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""No 0/O, 1/I/L: a code read aloud or copied by hand is not mistaken."""
+CODE_GROUPS: Final = 4
+CODE_GROUP_LENGTH: Final = 4
+"""4 groups of 4 characters of 31: about 79 bits, far beyond guessing through a door."""
+DEFAULT_DAYS: Final = 7
+MAX_DAYS: Final = 365
+DAY: Final = 86400.0
+BUSY_TIMEOUT: Final = 5.0
+"""Seconds to wait for the running server's write to end before giving up."""
+
+
+class PlayersError(ValueError):
+    """A key, a name or a code that cannot be used; ``str`` is a sentence saying why."""
+
+
+# ---------------------------------------------------------------- keys
+
+
+@dataclass(frozen=True)
+class Key:
+    """A player's public key: ``line`` is its OpenSSH form without the comment
+    (``ssh-ed25519 AAAA…``), ``fingerprint`` as ``ssh-keygen -l`` prints it
+    (``SHA256:…``), ``added`` when it was added (a ``time.time()``)."""
+
+    line: str
+    fingerprint: str
+    comment: str = ""
+    added: float = 0.0
+
+    @property
+    def kind(self) -> str:
+        """The key's type (``ssh-ed25519``…)."""
+        return self.line.split(" ", 1)[0]
+
+    @property
+    def blob(self) -> bytes:
+        """The key in the SSH wire format (what a client presents)."""
+        return base64.b64decode(self.line.split(" ", 1)[1])
+
+    @classmethod
+    def parse(cls, line: str, added: float = 0.0) -> Key:
+        """The key of one OpenSSH public key line (``TYPE BASE64 [COMMENT]``); raises
+        :class:`PlayersError` saying what is wrong with it."""
+        if len(line) > MAX_KEY_LINE:
+            raise PlayersError(f"a key line is longer than {MAX_KEY_LINE} characters")
+        words = line.strip().split(None, 2)
+        if len(words) < 2:
+            raise PlayersError(f"{quoted(line.strip())} is not a key line (TYPE BASE64 COMMENT)")
+        kind, encoded = words[0], words[1]
+        if kind not in KEY_TYPES:
+            raise PlayersError(
+                f"{quoted(kind)} is not a key type a player may use ({', '.join(KEY_TYPES)})"
+            )
+        try:
+            blob = base64.b64decode(encoded, validate=True)
+        except (binascii.Error, ValueError):
+            raise PlayersError(f"the {kind} key is not valid base64") from None
+        check_blob(blob, kind)
+        comment = words[2].strip() if len(words) > 2 else ""
+        return cls(key_line(blob), fingerprint(blob), comment, added)
+
+    def __str__(self) -> str:
+        return f"{self.line} {self.comment}" if self.comment else self.line
+
+
+def parse_keys(text: str, added: float = 0.0) -> list[Key]:
+    """The keys of an OpenSSH public key file: one per line; blank lines and lines
+    starting with ``#`` are skipped. Raises :class:`PlayersError` naming the first bad
+    line, or when there is no key at all."""
+    if len(text) > MAX_KEYS_TEXT:
+        raise PlayersError(f"the key file is longer than {MAX_KEYS_TEXT} characters")
+    keys: list[Key] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            keys.append(Key.parse(line, added))
+        except PlayersError as exc:
+            raise PlayersError(f"line {number}: {exc}") from None
+    if not keys:
+        raise PlayersError("no public key found (an OpenSSH .pub file has lines ssh-ed25519 …)")
+    return keys
+
+
+def key_line(blob: bytes) -> str:
+    """The OpenSSH line of a key's wire blob, without a comment (checked: raises
+    :class:`PlayersError`)."""
+    kind = _fields(blob)[0].decode("ascii", "replace")
+    check_blob(blob, kind)
+    return f"{kind} {base64.b64encode(blob).decode('ascii')}"
+
+
+def fingerprint(blob: bytes) -> str:
+    """``SHA256:`` and the key's SHA-256 in unpadded base64, as OpenSSH prints it."""
+    digest = base64.b64encode(hashlib.sha256(blob).digest()).decode("ascii").rstrip("=")
+    return f"SHA256:{digest}"
+
+
+def check_blob(blob: bytes, kind: str) -> None:
+    """Raise :class:`PlayersError` unless ``blob`` is a well-formed public key of
+    ``kind`` (its own type string equal to ``kind``, its fields of the right sizes)."""
+    fields = _fields(blob)
+    own = fields[0].decode("ascii", "replace")
+    if own != kind:
+        raise PlayersError(f"the key says it is {quoted(own)}, its line says {kind}")
+    if kind == "ssh-ed25519":
+        if len(fields) != 2 or len(fields[1]) != ED25519_KEY_BYTES:
+            raise PlayersError("the ssh-ed25519 key is not 32 bytes")
+    elif kind.startswith("ecdsa-sha2-"):
+        curve = kind.removeprefix("ecdsa-sha2-")
+        if len(fields) != 3 or fields[1] != curve.encode():
+            raise PlayersError(f"the {kind} key is not on the curve {curve}")
+        if len(fields[2]) != ECDSA_POINT_BYTES[curve] or fields[2][:1] != b"\x04":
+            raise PlayersError(f"the {kind} key's point is not a {curve} point")
+    elif kind == "ssh-rsa":
+        if len(fields) != 3:
+            raise PlayersError("the ssh-rsa key does not have an exponent and a modulus")
+        bits = int.from_bytes(fields[2], "big").bit_length()
+        if bits < MIN_RSA_BITS:
+            raise PlayersError(f"the ssh-rsa key has {bits} bits (at least {MIN_RSA_BITS})")
+    else:
+        raise PlayersError(f"{quoted(kind)} is not a key type a player may use")
+
+
+def _fields(blob: bytes) -> list[bytes]:
+    """The length-prefixed strings of an SSH wire blob, all of it."""
+    fields, at = [], 0
+    while at < len(blob):
+        size = int.from_bytes(blob[at : at + 4], "big")
+        if at + 4 + size > len(blob):
+            raise PlayersError("the key's bytes are cut short (not an SSH public key)")
+        fields.append(blob[at + 4 : at + 4 + size])
+        at += 4 + size
+    if not fields:
+        raise PlayersError("the key is empty")
+    return fields
+
+
+# ---------------------------------------------------------------- codes
+
+
+def new_code() -> str:
+    """A fresh random invitation code: ``XXXX-XXXX-XXXX-XXXX``."""
+    groups = (
+        "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_GROUP_LENGTH))
+        for _ in range(CODE_GROUPS)
+    )
+    return "-".join(groups)
+
+
+def code_hash(code: str) -> str:
+    """What the store keeps of a code: the SHA-256 of its characters, upper case, without
+    spaces or dashes (so ``abcd efgh…`` typed by hand is the same code)."""
+    plain = "".join(code.split()).replace("-", "").upper()
+    return hashlib.sha256(plain.encode("utf-8", "replace")).hexdigest()
+
+
+def when(moment: float) -> str:
+    """A stored time as a host reads it: local time with its zone."""
+    return datetime.fromtimestamp(moment).astimezone().strftime("%Y-%m-%d %H:%M %Z")
+
+
+# ---------------------------------------------------------------- the store
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """An invitation not used yet (the code itself is not kept)."""
+
+    name: str
+    created: float
+    expires: float
+
+
+class Players:
+    """The players' keys and invitations of one store file (``tables.db``), safe to use
+    while a server writes the same file."""
+
+    def __init__(self, path: Path) -> None:
+        """Open (and create or migrate) the store at ``path``; raises
+        :class:`PlayersError` when it cannot be the table store."""
+        if not path.parent.exists():
+            path.parent.mkdir(parents=True, mode=0o700)
+        try:
+            TableStore(path).close()  # brings the schema up to date, the one way
+            self.db = sqlite3.connect(
+                path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+            )
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+        except (StoreError, sqlite3.DatabaseError, OSError) as exc:
+            raise PlayersError(printable(str(exc))) from None
+        self.path = path
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Players:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------- keys
+
+    def add(self, name: str, keys_text: str, now: float | None = None) -> builtins.list[Key]:
+        """Give ``name`` the keys of ``keys_text`` (an OpenSSH public key file); returns
+        them. A key that already belongs to ``name`` is kept as it was; one that belongs
+        to someone else refuses the whole file, naming its owner."""
+        name = checked_name(name)
+        keys = list({key.line: key for key in parse_keys(keys_text, _now(now))}.values())
+        with self._transaction():
+            for key in keys:
+                owner = self._owner(key.line)
+                if owner is not None and owner != name:
+                    raise PlayersError(f"the key {key.fingerprint} is already {shown(owner)}'s")
+                self._insert(name, key)
+        return keys
+
+    def remove(self, name: str, key_or_fingerprint: str | None = None) -> int:
+        """Take away one of ``name``'s keys (a key line, or its ``SHA256:`` fingerprint),
+        or all of them and their unused invitations; returns how many keys went."""
+        name = checked_name(name)
+        with self._transaction():
+            if key_or_fingerprint is None:
+                self.db.execute(
+                    "DELETE FROM invitations WHERE name = ? AND used_at IS NULL", (name,)
+                )
+                gone = self.db.execute("DELETE FROM player_keys WHERE name = ?", (name,))
+            else:
+                wanted = _lookup(key_or_fingerprint)
+                gone = self.db.execute(
+                    "DELETE FROM player_keys WHERE name = ? AND (key = ? OR fingerprint = ?)",
+                    (name, wanted, wanted),
+                )
+            return gone.rowcount
+
+    def list(self) -> builtins.list[tuple[str, builtins.list[Key]]]:
+        """Every player who has a key, by name, with their keys, oldest first."""
+        players: dict[str, list[Key]] = {}
+        for name, line, fingerprint_, comment, added in self.db.execute(
+            "SELECT name, key, fingerprint, comment, added FROM player_keys ORDER BY name, added"
+        ):
+            players.setdefault(name, []).append(Key(line, fingerprint_, comment, added))
+        return list(players.items())
+
+    def player_of(self, key: str | bytes) -> str | None:
+        """Whose ``key`` is (an OpenSSH line, comment or not, or the wire blob a client
+        presents); None when nobody's, or when it is not a key at all."""
+        try:
+            line = key_line(key) if isinstance(key, bytes) else Key.parse(key).line
+        except PlayersError:
+            return None
+        return self._owner(line)
+
+    # ---------------------------------------------------------------- invitations
+
+    def invite(self, name: str, days: float = DEFAULT_DAYS, now: float | None = None) -> str:
+        """A new one-time code that lets one key in as ``name`` for ``days`` days; only
+        its hash is stored, so this is the only time it is seen."""
+        name = checked_name(name)
+        if not 0 < days <= MAX_DAYS:
+            raise PlayersError(f"an invitation lasts more than 0 and at most {MAX_DAYS} days")
+        now = _now(now)
+        code = new_code()
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO invitations (code_hash, name, created, expires) VALUES (?, ?, ?, ?)",
+                (code_hash(code), name, now, now + days * DAY),
+            )
+        return code
+
+    def redeem(self, code: str, key: str | bytes, now: float | None = None) -> str:
+        """Bind ``key`` (a line or a wire blob) to the player ``code`` invites, and use
+        the code up, in one transaction; returns the player's name. Raises
+        :class:`PlayersError` for a code that is unknown, already used or expired, or a
+        key that is someone else's (the code then stays unused)."""
+        now = _now(now)
+        parsed = _key_of(key, now)
+        with self._transaction():
+            row = self.db.execute(
+                "SELECT name, expires, used_at FROM invitations WHERE code_hash = ?",
+                (code_hash(code),),
+            ).fetchone()
+            if row is None:
+                raise PlayersError("this is not an invitation code of this server")
+            name, expires, used_at = row
+            if used_at is not None:
+                raise PlayersError(f"this invitation was already used on {when(used_at)}")
+            if now >= expires:
+                raise PlayersError(f"this invitation expired on {when(expires)}")
+            owner = self._owner(parsed.line)
+            if owner is not None and owner != name:
+                raise PlayersError(f"this key is already {shown(owner)}'s")
+            used = self.db.execute(
+                "UPDATE invitations SET used_at = ?, used_by_key = ? "
+                "WHERE code_hash = ? AND used_at IS NULL",
+                (now, parsed.line, code_hash(code)),
+            )
+            if used.rowcount != 1:  # cannot happen under the write lock; never bind twice
+                raise PlayersError("this invitation was just used by someone else")
+            self._insert(name, parsed)
+        return str(name)
+
+    def invitations(self, now: float | None = None) -> builtins.list[Invitation]:
+        """The invitations neither used nor expired, oldest first."""
+        return [
+            Invitation(*row)
+            for row in self.db.execute(
+                "SELECT name, created, expires FROM invitations "
+                "WHERE used_at IS NULL AND expires > ? ORDER BY created",
+                (_now(now),),
+            )
+        ]
+
+    # ---------------------------------------------------------------- helpers
+
+    def _owner(self, line: str) -> str | None:
+        row = self.db.execute("SELECT name FROM player_keys WHERE key = ?", (line,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _insert(self, name: str, key: Key) -> None:
+        self.db.execute(
+            "INSERT OR IGNORE INTO player_keys (key, name, fingerprint, comment, added) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (key.line, name, key.fingerprint, key.comment, key.added),
+        )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any exception: the write lock
+    is taken first, so two doors redeeming one code are served one after the other.
+    A store kept busy past the timeout is a :class:`PlayersError`."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise PlayersError(f"the store is busy ({exc}); try again") from None
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None:
+            self.db.execute("COMMIT")
+        elif self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+
+
+def checked_name(name: str) -> str:
+    """``name`` stripped if it can be a player's; raises :class:`PlayersError`."""
+    try:
+        return check_player_name(name)
+    except ValueError as exc:
+        raise PlayersError(str(exc)) from None
+
+
+def _lookup(key_or_fingerprint: str) -> str:
+    """What to match a stored key's line or fingerprint against."""
+    text = key_or_fingerprint.strip()
+    if text.startswith("SHA256:"):
+        return text
+    return Key.parse(text).line
+
+
+def _key_of(key: str | bytes, now: float) -> Key:
+    if isinstance(key, bytes):
+        line = key_line(key)
+        return Key(line, fingerprint(key), "", now)
+    return Key.parse(key, now)
+
+
+def _now(now: float | None) -> float:
+    return time.time() if now is None else now
