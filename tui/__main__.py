@@ -119,8 +119,9 @@ def has_terminal() -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the game (or ``mykerinos serve …``, the table server, or ``mykerinos status``,
-    where it is your turn); returns the process exit code. An unexpected error before or
+    """Run the game (or ``mykerinos serve …``, the table server, ``mykerinos status``,
+    where it is your turn, or ``mykerinos players …`` and ``mykerinos invite``, who may
+    come in through a door); returns the process exit code. An unexpected error before or
     after the app runs (inside it, the app has its own report) prints one line saying
     where its crash report is, never a traceback, and exits 1."""
     argv = sys.argv[1:] if argv is None else argv
@@ -132,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
         from table.status import main as status
 
         return status(argv[1:])
+    if argv[:1] in (["players"], ["invite"]):
+        from table.players_cli import main as players
+
+        return players(argv)
     args = parse_args(argv)
     try:
         return _run(args)

@@ -1,0 +1,166 @@
+"""``mykerinos players …`` and ``mykerinos invite``: the host names players by their SSH
+keys and invites friends whose key is not known yet (see :mod:`table.players`).
+
+They write the server's store directly, so they work whether or not the server runs, and
+only for the account that can write the store. A mistake (a bad key file, a bad name, a
+store that cannot be opened) is one line on stderr and exit status 2, never a traceback;
+every name or comment read from the store or a file is printed escaped
+(:func:`saves.text.shown`), so a hostile one cannot send escape sequences to the terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from saves.text import printable, shown
+from table.players import DEFAULT_DAYS, MAX_KEYS_TEXT, Key, Players, PlayersError, when
+
+DEFAULT_SSH_PORT = 2222
+"""The SSH door's port in the invitation's hint (the one docs/DESIGN.md shows)."""
+USAGE_ERROR = 2
+
+
+class Usage(Exception):
+    """A command-line mistake; ``str`` is the line to print."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a mistake as one line (no usage block) for :func:`main` to print."""
+
+    def error(self, message: str) -> NoReturn:
+        raise Usage(f"{printable(message)} (see `{self.prog} --help`)")
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """``argv`` starts with ``players`` or ``invite``."""
+    parser = _Parser(prog="mykerinos", add_help=False)
+    commands = parser.add_subparsers(dest="command", required=True)
+    players = commands.add_parser("players", help="players known by their SSH keys")
+    actions = players.add_subparsers(dest="action", required=True)
+    add = actions.add_parser("add", help="give a player the keys of an OpenSSH .pub file")
+    add.add_argument("name")
+    add.add_argument("keyfile", help="the public key file (- for standard input)")
+    actions.add_parser("list", help="the players and their keys, and open invitations")
+    remove = actions.add_parser("remove", help="take away a player's keys (all, or one)")
+    remove.add_argument("name")
+    remove.add_argument("key", nargs="*", help="a fingerprint (SHA256:…) or a key line")
+    invite = commands.add_parser("invite", help="a one-time code that makes a new key NAME's")
+    invite.add_argument("name")
+    invite.add_argument(
+        "--days", type=float, default=DEFAULT_DAYS,
+        help=f"how long the code is valid (default {DEFAULT_DAYS})",
+    )  # fmt: skip
+    for command in (add, actions.choices["list"], remove, invite):
+        command.add_argument("--db", metavar="PATH", help="the store (default: the server's)")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run ``players …`` or ``invite …``; returns the exit status."""
+    prog = f"mykerinos {argv[0]}" if argv else "mykerinos"
+    try:
+        args = parse_args(argv)
+        return _run(args)
+    except (Usage, PlayersError) as exc:
+        print(f"{prog}: {printable(str(exc))}", file=sys.stderr)
+        return USAGE_ERROR
+
+
+def _run(args: argparse.Namespace) -> int:
+    db = _db(args.db)
+    if args.command == "invite":
+        with Players(db) as players:
+            return _invite(players, args.name, args.days)
+    if args.action == "list" and not db.exists():
+        print(f"No players known by their keys yet (no store at {printable(str(db))}).")
+        return 0
+    keys_text = _read_keys(args.keyfile) if args.action == "add" else ""
+    with Players(db) as players:
+        if args.action == "add":
+            return _add(players, args.name, keys_text)
+        if args.action == "remove":
+            return _remove(players, args.name, " ".join(args.key) or None)
+        return _list(players)
+
+
+def _db(option: str | None) -> Path:
+    if option:
+        return Path(option)
+    from table.server.command import default_db
+
+    return default_db()
+
+
+def _read_keys(path: str) -> str:
+    """The text of the key file ``path`` (``-``: standard input), or :class:`Usage`."""
+    shown_path = printable(path)
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_KEYS_TEXT + 1)
+        else:
+            with open(path, "rb") as file:
+                data = file.read(MAX_KEYS_TEXT + 1)
+    except OSError as exc:
+        raise Usage(f"cannot read the key file {shown_path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_KEYS_TEXT:
+        raise Usage(f"the key file {shown_path} is over {MAX_KEYS_TEXT} bytes")
+    if b"PRIVATE KEY" in data:
+        raise Usage(f"{shown_path} is a private key: give its .pub file (and keep it secret)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Usage(f"the key file {shown_path} is not UTF-8 text") from None
+
+
+def _add(players: Players, name: str, keys_text: str) -> int:
+    keys = players.add(name, keys_text)
+    owner = shown(name.strip())
+    for key in keys:
+        print(f"{owner}: {_key_words(key)}")
+    return 0
+
+
+def _remove(players: Players, name: str, key: str | None) -> int:
+    gone = players.remove(name, key)
+    owner = shown(name.strip())
+    if gone == 0:
+        which = "no such key" if key else "no keys"
+        raise PlayersError(f"{owner} has {which} here")
+    print(f"{owner}: {gone} key{'s' if gone > 1 else ''} removed")
+    return 0
+
+
+def _list(players: Players) -> int:
+    rows, invitations = players.list(), players.invitations()
+    if not rows:
+        print("No players known by their keys yet.")
+    for name, keys in rows:
+        print(shown(name))
+        for key in keys:
+            print(f"  {_key_words(key)}, added {when(key.added)}")
+    if invitations:
+        print("Invitations not used yet:")
+    for invitation in invitations:
+        print(f"  {shown(invitation.name)}, valid until {when(invitation.expires)}")
+    return 0
+
+
+def _invite(players: Players, name: str, days: float) -> int:
+    code = players.invite(name, days)
+    host = shown(socket.gethostname())
+    print(code)
+    print(
+        f"For {shown(name.strip())}, once, for {days:g} days: ssh -p {DEFAULT_SSH_PORT} {host}, "
+        f"then type this code when asked."
+    )
+    return 0
+
+
+def _key_words(key: Key) -> str:
+    comment = f" {shown(key.comment, 60)}" if key.comment else ""
+    return f"{key.fingerprint} {key.kind}{comment}"

@@ -1,0 +1,187 @@
+"""The real ``mykerinos players …`` and ``mykerinos invite`` commands, in a process of
+their own: what they print, that a mistake is one line and status 2 (never a traceback),
+that names from the store are printed escaped, and that they work while a table server
+runs on the same store."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from table.players import CODE_ALPHABET, Players
+from tests.table_server.process import Server
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = Path(sys.executable).with_name("mykerinos")
+COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "tui"]
+NOW_PLUS_A_DAY = 86400.0
+
+pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="no ssh-keygen")
+
+
+def mykerinos(*args: str, db: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*COMMAND, *args, "--db", str(db)],
+        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=30,
+    )  # fmt: skip
+
+
+def one_line_error(result: subprocess.CompletedProcess[str], words: str) -> None:
+    """Status 2, nothing on stdout, one line on stderr holding ``words``."""
+    assert result.returncode == 2, result
+    assert result.stdout == "" and "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory) -> dict[str, Path]:
+    """Two key pairs, made once: name → the private key's path (its .pub beside it)."""
+    folder = tmp_path_factory.mktemp("keys")
+    for name, kind in (("ann", "ed25519"), ("ben", "ecdsa")):
+        subprocess.run(
+            ["ssh-keygen", "-t", kind, "-N", "", "-C", f"{name}@home", "-f", str(folder / name),
+             "-q"],
+            check=True,
+        )  # fmt: skip
+    return {"ann": folder / "ann", "ben": folder / "ben"}
+
+
+def pub(keys: dict[str, Path], name: str) -> Path:
+    return keys[name].with_suffix(".pub")
+
+
+def fingerprint(path: Path) -> str:
+    out = subprocess.run(["ssh-keygen", "-lf", str(path)], capture_output=True, text=True)
+    return out.stdout.split()[1]
+
+
+def test_add_list_remove(tmp_path, keys) -> None:
+    """Keys added from a file and from stdin are listed under their player, then removed
+    one by fingerprint and all by name."""
+    db = tmp_path / "data" / "tables.db"
+    added = mykerinos("players", "add", "Ann", str(pub(keys, "ann")), db=db)
+    assert added.returncode == 0, added.stderr
+    assert added.stdout == f"Ann: {fingerprint(pub(keys, 'ann'))} ssh-ed25519 ann@home\n"
+    stdin = pub(keys, "ben").read_text()
+    assert mykerinos("players", "add", "Ben", "-", db=db, stdin=stdin).returncode == 0
+    listed = mykerinos("players", "list", db=db)
+    assert listed.returncode == 0
+    lines = listed.stdout.splitlines()
+    assert lines[0] == "Ann" and lines[2] == "Ben"
+    assert lines[1].startswith(f"  {fingerprint(pub(keys, 'ann'))} ssh-ed25519 ann@home, added ")
+    removed = mykerinos("players", "remove", "Ben", fingerprint(pub(keys, "ben")), db=db)
+    assert (removed.returncode, removed.stdout) == (0, "Ben: 1 key removed\n")
+    key_line = pub(keys, "ann").read_text().split()[:2]
+    removed = mykerinos("players", "remove", "Ann", *key_line, db=db)  # a key line, unquoted
+    assert (removed.returncode, removed.stdout) == (0, "Ann: 1 key removed\n")
+    listed = mykerinos("players", "list", db=db)
+    assert listed.stdout == "No players known by their keys yet.\n"
+
+
+def test_invite_prints_a_code_that_redeems(tmp_path, keys) -> None:
+    """The code on its own line, then how a friend uses it; the code lets a key in."""
+    db = tmp_path / "tables.db"
+    invited = mykerinos("invite", "Cat", "--days", "2", db=db)
+    assert invited.returncode == 0, invited.stderr
+    code, hint = invited.stdout.splitlines()
+    assert len(code) == 19 and set(code) <= set(CODE_ALPHABET + "-")
+    assert "ssh -p 2222 " in hint and "type this code when asked" in hint and "2 days" in hint
+    assert "Cat, valid until" in mykerinos("players", "list", db=db).stdout
+    with Players(db) as players:
+        assert players.redeem(code, pub(keys, "ann").read_text()) == "Cat"
+    assert "Cat\n  SHA256:" in mykerinos("players", "list", db=db).stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("players", "add", "Ann", "{private}"), "is a private key: give its .pub file"),
+        (("players", "add", "Ann", "{missing}"), "cannot read the key file"),
+        (("players", "add", "Ann", "{garbage}"), "line 1: 'hello' is not a key line"),
+        (("players", "add", "Ann\u202e", "{public}"), "U+202E"),
+        (("players", "add", "Ann"), "required: keyfile"),
+        (("players", "remove", "Nobody"), "Nobody has no keys here"),
+        (("players", "frob"), "invalid choice: 'frob'"),
+        (("invite", "Cat", "--days", "0"), "at most 365 days"),
+        (("invite", "Cat", "--days", "soon"), "invalid float value: 'soon'"),
+    ],
+)
+def test_a_mistake_is_one_line_and_status_2(tmp_path, keys, args, words) -> None:
+    """Bad key files, names, codes' days, commands: one line on stderr, never a traceback."""
+    garbage = tmp_path / "garbage.pub"
+    garbage.write_text("hello\n")
+    paths = {
+        "private": str(keys["ann"]),
+        "missing": str(tmp_path / "nope.pub"),
+        "garbage": str(garbage),
+        "public": str(pub(keys, "ann")),
+    }
+    result = mykerinos(*(arg.format(**paths) for arg in args), db=tmp_path / "tables.db")
+    one_line_error(result, words)
+
+
+def test_a_key_of_someone_else_is_refused_naming_them(tmp_path, keys) -> None:
+    db = tmp_path / "tables.db"
+    assert mykerinos("players", "add", "Ann", str(pub(keys, "ann")), db=db).returncode == 0
+    one_line_error(
+        mykerinos("players", "add", "Ben", str(pub(keys, "ann")), db=db), "is already Ann's"
+    )
+
+
+def test_a_file_that_is_not_a_store_is_one_line(tmp_path) -> None:
+    db = tmp_path / "tables.db"
+    db.write_bytes(b"not a database at all" * 100)
+    one_line_error(mykerinos("invite", "Cat", db=db), "cannot be the table store")
+
+
+def test_names_and_comments_from_the_store_are_printed_escaped(tmp_path, keys) -> None:
+    """A store written by hand with escape sequences in a name and a comment: the list
+    shows them as text, sending none to the terminal."""
+    db = tmp_path / "tables.db"
+    assert mykerinos("players", "add", "Ann", str(pub(keys, "ann")), db=db).returncode == 0
+    with sqlite3.connect(db) as store:
+        store.execute("UPDATE player_keys SET name = ?, comment = ?", ("\x1b[2JEve", "\x1b]0;x\a"))
+    listed = mykerinos("players", "list", db=db)
+    assert listed.returncode == 0 and "\x1b" not in listed.stdout and "\a" not in listed.stdout
+    assert "\\x1b[2JEve" in listed.stdout
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    # A short folder: a Unix socket's path must fit in 108 bytes, pytest's tmp_path may not.
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        running = Server(Path(folder))
+        running.start()
+        try:
+            yield running
+        finally:
+            running.stop()
+
+
+def test_the_commands_work_while_a_server_runs_on_the_store(server, keys) -> None:
+    """Add, invite, redeem, list and remove on the store the running server writes; the
+    server keeps serving and stops cleanly, and its store opens again."""
+    assert mykerinos("players", "add", "Ann", str(pub(keys, "ann")), db=server.db).returncode == 0
+    code = mykerinos("invite", "Ben", db=server.db).stdout.splitlines()[0]
+    with Players(server.db) as players:
+        assert players.redeem(code, pub(keys, "ben").read_text()) == "Ben"
+    listed = mykerinos("players", "list", db=server.db).stdout
+    assert "Ann\n" in listed and "Ben\n" in listed
+    status = subprocess.run(
+        [*COMMAND, "status", "--socket", str(server.socket)],
+        capture_output=True, text=True, cwd=ROOT, timeout=30,
+    )  # fmt: skip
+    assert status.returncode in (0, 1), status.stderr  # the server answers
+    assert mykerinos("players", "remove", "Ann", db=server.db).returncode == 0
+    assert server.process is not None and server.process.poll() is None
+    server.stop()
+    assert server.process.returncode == 0
+    with Players(server.db) as players:
+        assert [name for name, _ in players.list()] == ["Ben"]
