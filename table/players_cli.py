@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -69,6 +70,9 @@ def main(argv: Sequence[str]) -> int:
     except (Usage, PlayersError) as exc:
         print(f"{prog}: {printable(str(exc))}", file=sys.stderr)
         return USAGE_ERROR
+    except (sqlite3.Error, OSError) as exc:  # the store failed under us (a full disk…)
+        print(f"{prog}: the store failed: {printable(str(exc))}", file=sys.stderr)
+        return 1
 
 
 def _run(args: argparse.Namespace) -> int:
