@@ -17,6 +17,7 @@ import fcntl
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -75,10 +76,17 @@ def hold_store(db: Path) -> IO[str]:
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        lock.seek(0)
-        holder = lock.read().strip() or "unknown"
+        holder = ""
+        for _ in range(20):  # the holder writes its pid just after taking the lock
+            lock.seek(0)
+            holder = lock.read().strip()
+            if holder:
+                break
+            time.sleep(0.025)
         lock.close()
-        raise StoreLocked(f"another server (pid {holder}) already uses the store {db}") from None
+        raise StoreLocked(
+            f"another server (pid {holder or 'unknown'}) already uses the store {db}"
+        ) from None
     lock.truncate(0)
     lock.write(f"{os.getpid()}\n")
     lock.flush()
