@@ -586,12 +586,21 @@ class RemoteSeat:
             self._receive(message)
 
     async def _redial(self) -> None:
+        refused = None
         for attempt in range(10**9):
             await asyncio.sleep(REDIAL_EVERY[min(attempt, len(REDIAL_EVERY) - 1)])
             try:
                 link = await self.dial()
+            except (OSError, ConnectionError, TableUnavailable):
+                continue
+            try:
                 snapshot = await self._enter(link, self.info.id, self.watching)
-            except (OSError, ConnectionError, SeatError, TableUnavailable):
+            except (OSError, ConnectionError, SeatError, TableUnavailable) as exc:
+                with contextlib.suppress(OSError, ConnectionError):
+                    await link.close()  # one connection at a time, never a pile of them
+                if isinstance(exc, SeatError) and str(exc) != refused:
+                    refused = str(exc)  # the server is back but says no: say why, once
+                    self._tell(Update("status", self.state, problem=refused))
                 continue
             self.link = link
             self._take(snapshot)

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from table.server import journal
 from table.server.computers import Computers
 from table.server.hub import Hub, Limits, fit_to_descriptors
 from table.server.journal import log, log_once
@@ -178,3 +179,5 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(serve(parse_args(argv)))
     except KeyboardInterrupt:
         return 0
+    finally:
+        journal.flush()

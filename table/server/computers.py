@@ -129,21 +129,26 @@ class Lane:
             except (BrokenProcessPool, RuntimeError) as exc:
                 self._finished(decision, None, exc)
                 continue
-            asyncio.wrap_future(job).add_done_callback(functools.partial(self._heard, decision))
+            heard = functools.partial(self._heard, decision, self.pool)
+            asyncio.wrap_future(job).add_done_callback(heard)
 
-    def _heard(self, decision: _Decision, done: asyncio.Future[core.Action]) -> None:
-        self._finished(decision, done, None)
+    def _heard(
+        self, decision: _Decision, pool: ProcessPoolExecutor, done: asyncio.Future[core.Action]
+    ) -> None:
+        self._finished(decision, done, None, pool)
 
     def _finished(
         self,
         decision: _Decision,
         done: asyncio.Future[core.Action] | None,
         error: BaseException | None,
+        pool: ProcessPoolExecutor | None = None,
     ) -> None:
         self.free += 1
         if done is not None and not done.cancelled():
             error = done.exception()
-        if isinstance(error, BrokenProcessPool) and not self.closed:
+        broken = isinstance(error, BrokenProcessPool) and (pool is None or pool is self.pool)
+        if broken and not self.closed:  # once per broken pool, not once per decision in it
             log(f"a {self.name} computer-player worker died; starting new ones")
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = self._new_pool()

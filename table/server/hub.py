@@ -104,8 +104,12 @@ class Hub:
         """Connections of each player, after their hello."""
         self.open_connections = 0
         """Every connection accepted and not yet closed, hello said or not."""
+        self.greeting: Counter[str] = Counter()
+        """Connections of each login that have not said hello yet."""
         self.handlers: set[asyncio.Task[None]] = set()
         self._thinking: set[int] = set()
+        self._turns: set[asyncio.Task[None]] = set()
+        """Computer turns under way."""
         self._ladder = asyncio.Lock()
         self.deadlines = Deadlines()
         self._sweeping: asyncio.Task[None] | None = None
@@ -143,7 +147,7 @@ class Hub:
                 log_once("full", f"login {login} refused: {self.limits.connections_in_all} "
                                  "connections already")  # fmt: skip
                 raise Refusal("the server has as many players as it can take: try again later")
-            hello = await asyncio.wait_for(self.deadlines.read(reader, writer), HELLO_WITHIN)
+            hello = await self.greet(login, reader, writer)
             if not isinstance(hello, wire.Hello):
                 raise wire.ProtocolError("the first message must be a hello")
             player = self.grant(login, hello)
@@ -174,6 +178,22 @@ class Hub:
                 self.gone(client)
             with contextlib.suppress(OSError, ConnectionError, RuntimeError):
                 writer.close()
+
+    async def greet(
+        self, login: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> wire.ClientMessage:
+        """The first message of a connection, within :data:`HELLO_WITHIN` seconds; a login
+        may have at most ``limits.connections`` connections waiting to say hello (silent
+        ones must not take every place, whatever the limit in all)."""
+        if self.greeting[login] >= self.limits.connections:
+            raise Refusal(f"login {login} has {self.greeting[login]} connections saying hello")
+        self.greeting[login] += 1
+        try:
+            return await asyncio.wait_for(self.deadlines.read(reader, writer), HELLO_WITHIN)
+        finally:
+            self.greeting[login] -= 1
+            if not self.greeting[login]:
+                del self.greeting[login]
 
     async def serve(
         self, client: Client, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -215,17 +235,20 @@ class Hub:
         log(f"{client.player} disconnected")
 
     async def stop(self, reason: str) -> None:
-        """Tell every client why the server stops, then close their connections."""
+        """Refuse any new change, tell every client why the server stops, close their
+        connections, and let the requests under way end by themselves (a change cancelled
+        between its commit and its memory would leave the two disagreeing)."""
+        for room in self.rooms.values():
+            room.stopping = True
         for client in list(self.clients):
             client.send(wire.Error(0, reason))
             with contextlib.suppress(OSError, ConnectionError, RuntimeError):
                 client.writer.close()
         if self._sweeping is not None:
             self._sweeping.cancel()
-        for task in list(self.handlers):
-            task.cancel()
-        if self.handlers:
-            await asyncio.wait(list(self.handlers), timeout=2)
+        running = [*self.handlers, *self._turns]
+        if running:
+            await asyncio.wait(running, timeout=2)
 
     # ---------------------------------------------------------------- requests
 
@@ -360,7 +383,9 @@ class Hub:
         if self.computers is None or room.id in self._thinking or room.computer_due() is None:
             return
         self._thinking.add(room.id)
-        asyncio.get_running_loop().create_task(self._computer_turn(room))
+        turn = asyncio.get_running_loop().create_task(self._computer_turn(room))
+        self._turns.add(turn)
+        turn.add_done_callback(self._turns.discard)
 
     async def _computer_turn(self, room: Room) -> None:
         assert self.computers is not None
@@ -374,11 +399,16 @@ class Hub:
                 moved = await room.computer_moved(seat, seq, action)
         except Refusal as exc:
             log(f"table {room.id}: the computer's move was refused: {exc}")
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # this turn itself is cancelled (the server stops)
+            log(f"table {room.id}: the computer's decision was lost (its worker stopped)")
         except Exception as exc:
             log(f"table {room.id}: the computer failed: {exc!r}")
         finally:
             self._thinking.discard(room.id)
-        if moved or room.computer_due() is not None:
+        if not room.stopping and (moved or room.computer_due() is not None):
             self.computers_play(room)
 
 
@@ -421,7 +451,7 @@ class Deadlines:
                     log_once("late request", f"closed a connection: {reason}")
                     with contextlib.suppress(OSError, RuntimeError):
                         writer.write(wire.frame(wire.Error(0, reason)))
-                        writer.close()
+                        writer.transport.abort()  # close() waits for a reader that may not read
 
 
 _LOGINS: dict[int, str] = {}

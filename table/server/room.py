@@ -80,6 +80,8 @@ class Room:
         """When each player's recent chat lines were said (the rate limit)."""
         self.damaged = row.damaged
         """Why the table cannot go on (None: it can); a damaged table is read-only."""
+        self.stopping = False
+        """The server is stopping: no change begins any more."""
         missing = len(row.actions) - len(row.standins)
         row.standins[len(row.actions) :] = [None] * max(0, missing)  # one for each action
         if self.started:
@@ -196,6 +198,8 @@ class Room:
             raise Refusal(f"this table is damaged ({self.damaged}): it can only be exported")
 
     async def _commit(self, change: Change) -> None:
+        if self.stopping:
+            raise Refusal("the table server is stopping: nothing changed")
         try:
             await self.commit(change)
         except Exception as exc:

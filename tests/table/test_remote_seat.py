@@ -185,6 +185,46 @@ async def test_a_dropped_connection_is_redialled_and_the_history_fetched_again()
         runner.cancel()
 
 
+DAMAGED = "table 1 is damaged"
+
+
+async def test_a_redial_the_server_refuses_is_closed_and_said_once(monkeypatch) -> None:
+    """The server is back but refuses the table (damaged at its restart): each attempt's
+    connection is closed, never piled up, and the player reads the reason once."""
+    monkeypatch.setattr(remote, "REDIAL_EVERY", (0.001,))
+    start = start_state()
+    first = FakeLink(lambda message: snapshot(start))
+    dialled: list[FakeLink] = []
+    closed: list[FakeLink] = []
+
+    class Refusing(FakeLink):
+        async def close(self) -> None:
+            closed.append(self)
+            await super().close()
+
+    async def dial() -> FakeLink:
+        link = Refusing(lambda message: wire.Error(getattr(message, "ref", 0), DAMAGED))
+        dialled.append(link)
+        return link
+
+    seat = RemoteSeat(first, dial, snapshot(start), watch=False, where="test")
+    heard: list[Update] = []
+    seat.listen(heard.append)
+    runner = asyncio.get_running_loop().create_task(seat.run())
+    try:
+        first.queue.put_nowait(None)  # the connection drops
+        for _ in range(200):
+            await asyncio.sleep(0.005)
+            if len(dialled) >= 5:
+                break
+        assert len(dialled) >= 5
+        assert len(closed) >= len(dialled) - 1  # every refused attempt closed (one may be asking)
+        problems = [u.problem for u in heard if u.problem]
+        assert problems == [DAMAGED]
+    finally:
+        runner.cancel()
+
+
 # ---------------------------------------------------------------- requests across a drop
 
 
