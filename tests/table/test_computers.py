@@ -109,3 +109,24 @@ async def test_a_decision_given_up_while_waiting_is_never_started() -> None:
     lane.hand.finish()
     await settle()
     assert first.done() and lane.hand.running() == []
+
+
+async def test_a_broken_pool_is_replaced_once_and_the_waiting_decision_runs_there() -> None:
+    """Both workers die: both running decisions fail, the pool is started again once, and
+    the decision that was waiting runs there (a second restart used to cancel it)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    lane = HandLane("deep", 2)
+    broken = lane.hand
+    asked = [asyncio.create_task(lane.decide(owner, "hard", seed, STATE))
+             for owner, seed in (("a", 1), ("b", 2), ("c", 3))]  # fmt: skip
+    await settle()
+    assert broken.running() == [1, 2]
+    for _, job in broken.jobs:
+        job.set_exception(BrokenProcessPool("a worker died"))
+    await settle()
+    assert lane.hand is not broken and lane.hand.running() == [3]
+    assert all(isinstance(task.exception(), BrokenProcessPool) for task in asked[:2])
+    lane.hand.finish()
+    await settle()
+    assert asked[2].result() == core.legal_actions(STATE)[0]
