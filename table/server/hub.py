@@ -323,12 +323,14 @@ class Hub:
         return room
 
     def lobby(self, player: str) -> tuple[wire.TableInfo, ...]:
-        """The tables: the player's own (sitting, or kept for them) first, then the most
-        recent others, capped; so another player's flood never hides a player's tables."""
+        """The tables: the player's own (sitting, or kept for them) first, then those with
+        a seat still open, then the most recent others, capped; so another player's flood
+        of finished tables never hides a player's tables or a seat waiting for them."""
 
-        def order(room: Room) -> tuple[bool, float]:
+        def order(room: Room) -> tuple[bool, bool, float]:
             mine = any(s.name == player for s in room.row.seats)
-            return (not mine, -room.row.updated)
+            waiting = not room.started and room.damaged is None
+            return (not mine, not waiting, -room.row.updated)
 
         listed = sorted(self.rooms.values(), key=order)[:MAX_TABLES_LISTED]
         return tuple(room.info() for room in listed)

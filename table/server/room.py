@@ -217,6 +217,8 @@ class Room:
                 mine = rules.seats_of(self.row, listener.player)
             if not self.started:
                 open_seats = sum(1 for s in self.row.seats if s.kind == "open")
+                if watch:
+                    raise Refusal(f"the game has not started: {open_seats} seats are still open")
                 self.tell(wire.Seats(self.info()))
                 raise Refusal(
                     f"the game starts once no seat is open ({open_seats} still open: the "

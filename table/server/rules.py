@@ -87,7 +87,7 @@ def check_creator(player: str, rows: Sequence[SeatRow], open_tables: int, limit:
     if open_tables >= limit:
         raise Refusal(
             f"you have {open_tables} tables not yet over (at most {limit}): "
-            "finish or leave one first"
+            "one must be over before you create another"
         )
 
 

@@ -179,7 +179,8 @@ class TestCreator:
         with pytest.raises(Refusal) as refused:
             rules.check_creator("ann", self.ROWS, open_tables=20, limit=20)
         assert str(refused.value) == (
-            "you have 20 tables not yet over (at most 20): finish or leave one first"
+            "you have 20 tables not yet over (at most 20): "
+            "one must be over before you create another"
         )
 
 
