@@ -11,12 +11,16 @@ The exchange:
 1. The client sends :class:`Hello` (the protocol version, the player name it claims). The
    server answers :class:`Welcome` (the name it grants, from the socket's peer credentials)
    or :class:`Error` and closes.
-2. Requests (:class:`ListTables`, :class:`CreateTable`, :class:`Join`, :class:`Watch`,
-   :class:`Play`, :class:`Undo`, :class:`Leave`, :class:`Export`) each carry a ``ref``
-   chosen by the client; the answer (or :class:`Error`) carries the same ``ref``.
+2. Requests (:data:`Request`: :class:`ListTables`, :class:`CreateTable`, :class:`Join`,
+   :class:`Watch`, :class:`Play`, :class:`Undo`, :class:`Leave`, :class:`HandOver`,
+   :class:`Pause`, :class:`Resume`, :class:`Say`, :class:`Ladder`, :class:`Export`) each
+   carry a ``ref`` chosen by the client; the answer (or :class:`Error`) carries the same
+   ``ref``.
 3. While a client sits at or watches a table it receives, unasked (``ref`` 0), a
    :class:`Played` for every action, a :class:`Snapshot` when the history changes
-   otherwise (undo), and :class:`Seats` when someone comes, goes or joins.
+   otherwise (undo), :class:`Seats` when someone comes, goes, joins, hands a seat over or
+   pauses, :class:`Said` for each line of chat, and an :class:`Error` with ``ref`` 0 when
+   the server stops.
 
 **Hidden information never crosses**: every :class:`core.GameState` the server sends is a
 public view (``core.public.public_view``: the undealt parcels in a canonical order, the
