@@ -163,11 +163,14 @@ class CreateTable(_Message, frozen=True, tag="create"):
 
 class Join(_Message, frozen=True, tag="join"):
     """Sit at ``table``: your reserved seat, or ``seat`` if it is open (None: the first
-    open seat). Sitting again where you already sit just resumes (a new Snapshot)."""
+    open seat). Sitting again where you already sit just resumes (a new Snapshot).
+    ``back``: the player comes back (a seat a computer plays for them is theirs again);
+    False when a terminal reconnects by itself, which changes nobody's seat."""
 
     ref: Ref
     table: TableId
     seat: SeatIndex | None = None
+    back: bool = True
 
 
 class Watch(_Message, frozen=True, tag="watch"):

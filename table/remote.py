@@ -241,9 +241,10 @@ class RemoteSeat:
         return cls(link, dial, snapshot, watch=watch, where=where, keep=keep)
 
     @staticmethod
-    async def _enter(link: Link, table: int, watch: bool) -> wire.Snapshot:
+    async def _enter(link: Link, table: int, watch: bool, back: bool = True) -> wire.Snapshot:
+        """Sit at or watch ``table`` (``back`` False: reconnecting by itself)."""
         ref = link.new_ref()
-        request = wire.Watch(ref, table) if watch else wire.Join(ref, table)
+        request = wire.Watch(ref, table) if watch else wire.Join(ref, table, back=back)
         return _answer(await link.ask(request), wire.Snapshot)
 
     def _take(self, snapshot: wire.Snapshot) -> None:
@@ -594,7 +595,7 @@ class RemoteSeat:
             except (OSError, ConnectionError, TableUnavailable):
                 continue
             try:
-                snapshot = await self._enter(link, self.info.id, self.watching)
+                snapshot = await self._enter(link, self.info.id, self.watching, back=False)
             except (OSError, ConnectionError, SeatError, TableUnavailable) as exc:
                 with contextlib.suppress(OSError, ConnectionError):
                     await link.close()  # one connection at a time, never a pile of them

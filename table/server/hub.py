@@ -276,7 +276,8 @@ class Hub:
             case wire.Join() | wire.Watch():
                 room = self.room(message.table)
                 seat = message.seat if isinstance(message, wire.Join) else None
-                await room.enter(client, ref, isinstance(message, wire.Watch), seat)
+                back = message.back if isinstance(message, wire.Join) else False
+                await room.enter(client, ref, isinstance(message, wire.Watch), seat, back)
                 client.rooms.add(room)
                 self.computers_play(room)
             case wire.Play():

@@ -207,8 +207,12 @@ class Room:
 
     # ---------------------------------------------------------------- coming and going
 
-    async def enter(self, listener: Listener, ref: int, watch: bool, seat: int | None) -> None:
-        """Sit at the table (taking an open seat if the player has none) or watch it."""
+    async def enter(
+        self, listener: Listener, ref: int, watch: bool, seat: int | None, back: bool = True
+    ) -> None:
+        """Sit at the table (taking an open seat if the player has none) or watch it;
+        ``back``: the player comes back, so a seat a computer plays for them is theirs
+        again (not when their terminal only reconnects by itself)."""
         async with self.lock:
             mine = rules.seats_of(self.row, listener.player)
             if not watch and not mine:
@@ -227,16 +231,16 @@ class Room:
             if not self.states:
                 raise Refusal(f"this table is damaged ({self.damaged}): it can only be exported")
             seats = () if watch else mine
-            back = None
+            note = None
             handed = [s for s in seats if self.row.seats[s].standin]
-            if handed and self.damaged is None:  # back: the seat is theirs at their next decision
+            if handed and back and self.damaged is None:  # theirs at their next decision
                 await self._stand_in(handed, None)
-                back = f"{listener.player} is back and plays their own seat again."
+                note = f"{listener.player} is back and plays their own seat again."
             self.listeners[listener] = seats
             for seat_here in seats:
                 self.away_since.pop(seat_here, None)
             self._answer(
-                listener, self.snapshot(ref, listener, back), wire.Seats(self.info(), back)
+                listener, self.snapshot(ref, listener, note), wire.Seats(self.info(), note)
             )
 
     async def _sit_down(self, player: str, seat: int) -> None:

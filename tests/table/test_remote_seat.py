@@ -180,6 +180,8 @@ async def test_a_dropped_connection_is_redialled_and_the_history_fetched_again()
                 break
         assert seat.actions == [action]  # what was played meanwhile is there
         assert any(u.note == "Reconnected to the table server." for u in heard)
+        joins = [m for m in link.sent if isinstance(m, wire.Join)]
+        assert joins and not joins[-1].back  # reconnecting is not coming back
         assert any(u.kind == "status" for u in heard)  # "reconnecting…" was shown
     finally:
         runner.cancel()

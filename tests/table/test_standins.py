@@ -100,3 +100,22 @@ async def test_a_chat_line_keeps_its_place_among_the_moves_for_everyone() -> Non
     said = [m for m in ann.heard if isinstance(m, wire.Said)]
     assert said[0].line.seq == 1
     assert len(view(late)) == 2
+
+
+async def test_a_terminal_reconnecting_by_itself_keeps_the_stand_in_coming_back_ends_it() -> None:
+    """Ann hands her seat over and walks away; her terminal redials after a server restart
+    (it is not her coming back): the computer keeps her seat. Her Join ends it."""
+    room, _ = ann_and_ben()
+    ann, ben = Ear("ann"), Ear("ben")
+    await room.enter(ann, 1, False, None)
+    await room.enter(ben, 2, False, None)
+    await room.hand_over(ann, 3, "hard", None)
+    room.leave(ann)
+    redial = Ear("ann")
+    await room.enter(redial, 4, False, None, back=False)
+    assert room.row.seats[0].standin == "hard"
+    again = Ear("ann")
+    await room.enter(again, 5, False, None)
+    assert room.row.seats[0].standin is None
+    snapshot = again.heard[-1]
+    assert isinstance(snapshot, wire.Snapshot) and "is back" in (snapshot.note or "")
