@@ -184,8 +184,10 @@ class Hub:
     ) -> wire.ClientMessage:
         """The first message of a connection, within :data:`HELLO_WITHIN` seconds; a login
         may have at most ``limits.connections`` connections waiting to say hello (silent
-        ones must not take every place, whatever the limit in all)."""
-        if self.greeting[login] >= self.limits.connections:
+        ones must not take every place, whatever the limit in all). A trusted account is
+        not held to it: every player of a shared account (or of a door) comes through it,
+        and none of them can open a connection of their own."""
+        if login not in self.trusted and self.greeting[login] >= self.limits.connections:
             raise Refusal(f"login {login} has {self.greeting[login]} connections saying hello")
         self.greeting[login] += 1
         try:
