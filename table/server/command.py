@@ -144,8 +144,9 @@ async def _listen(hub: Hub, path: Path, store: TableStore) -> int:
     listening = await asyncio.start_unix_server(
         hub.connected, str(starting), limit=2**17, backlog=BACKLOG
     )
-    os.replace(starting, path)
     log(f"serving {len(hub.rooms)} tables on {path} (store {store.path})")
+    journal.flush()  # the start's lines (damaged tables…) are out before anyone is answered
+    os.replace(starting, path)
     await hub.begin()
     await stop.wait()
     log("stopping")
