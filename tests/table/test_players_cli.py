@@ -9,14 +9,11 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from table.players import CODE_ALPHABET, Players
-from tests.table_server.process import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).with_name("mykerinos")
@@ -151,18 +148,6 @@ def test_names_and_comments_from_the_store_are_printed_escaped(tmp_path, keys) -
     listed = mykerinos("players", "list", db=db)
     assert listed.returncode == 0 and "\x1b" not in listed.stdout and "\a" not in listed.stdout
     assert "\\x1b[2JEve" in listed.stdout
-
-
-@pytest.fixture
-def server() -> Iterator[Server]:
-    # A short folder: a Unix socket's path must fit in 108 bytes, pytest's tmp_path may not.
-    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
-        running = Server(Path(folder))
-        running.start()
-        try:
-            yield running
-        finally:
-            running.stop()
 
 
 def test_the_commands_work_while_a_server_runs_on_the_store(server, keys) -> None:
