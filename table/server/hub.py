@@ -19,10 +19,11 @@ import socket
 import struct
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import assert_never
 
+import core
 from table import ladder
 from table import protocol as wire
 from table.server import rules
@@ -41,12 +42,12 @@ a half-sent request longer is closed."""
 SEND_LIMIT = 1024 * 1024
 """Bytes waiting to be sent to one client before it counts as not reading: it is dropped."""
 MAX_TABLES_LISTED = 500
-"""Tables in one lobby answer: the player's own first, then the most recent."""
+"""Tables in one lobby answer (see :meth:`Hub.lobby` for which come first)."""
 
 
 @dataclass(frozen=True)
 class Limits:
-    """What one player may hold at once (see ``docs/table-server.md``)."""
+    """What one player, and all together, may hold at once (``docs/table-server.md``)."""
 
     connections: int = 16
     """Connections per player (terminals, status checks, doors' sessions)."""
@@ -107,9 +108,8 @@ class Hub:
         self.greeting: Counter[str] = Counter()
         """Connections of each login that have not said hello yet."""
         self.handlers: set[asyncio.Task[None]] = set()
-        self._thinking: set[int] = set()
-        self._turns: set[asyncio.Task[None]] = set()
-        """Computer turns under way."""
+        self._turns: dict[int, asyncio.Task[None]] = {}
+        """The computer turn under way at each table (one at a time a table)."""
         self._ladder = asyncio.Lock()
         self.deadlines = Deadlines()
         self._sweeping: asyncio.Task[None] | None = None
@@ -189,13 +189,8 @@ class Hub:
         and none of them can open a connection of their own."""
         if login not in self.trusted and self.greeting[login] >= self.limits.connections:
             raise Refusal(f"login {login} has {self.greeting[login]} connections saying hello")
-        self.greeting[login] += 1
-        try:
+        with counted(self.greeting, login):
             return await asyncio.wait_for(self.deadlines.read(reader, writer), HELLO_WITHIN)
-        finally:
-            self.greeting[login] -= 1
-            if not self.greeting[login]:
-                del self.greeting[login]
 
     async def serve(
         self, client: Client, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -248,7 +243,7 @@ class Hub:
                 client.writer.close()
         if self._sweeping is not None:
             self._sweeping.cancel()
-        running = [*self.handlers, *self._turns]
+        running = [*self.handlers, *self._turns.values()]
         if running:
             await asyncio.wait(running, timeout=2)
 
@@ -346,16 +341,11 @@ class Hub:
             if r.owner == client.player and not r.over and r.damaged is None
         )  # fmt: skip
         rules.check_creator(client.player, rows, open_tables, self.limits.open_tables)
-        self._creating[client.player] += 1  # counted while stored: creations race otherwise
-        try:
+        with counted(self._creating, client.player):  # while stored: creations race otherwise
             row = await self.writer.run(
                 self.writer.store.create, title, secrets.randbelow(2**53), rows,
                 message.pace, message.wait, client.player,
             )  # fmt: skip
-        finally:
-            self._creating[client.player] -= 1
-            if not self._creating[client.player]:
-                del self._creating[client.player]
         room = self._room(row)
         log(f"{client.player} created table {row.id} ({title!a})")
         client.send(wire.Lobby(message.ref, (room.info(),)))  # the creator then joins
@@ -385,23 +375,20 @@ class Hub:
 
     def computers_play(self, room: Room) -> None:
         """Start a computer's decision if one is due at ``room`` (one at a time a table)."""
-        if self.computers is None or room.id in self._thinking or room.computer_due() is None:
+        if self.computers is None or room.id in self._turns or room.stopping:
             return
-        self._thinking.add(room.id)
-        turn = asyncio.get_running_loop().create_task(self._computer_turn(room))
-        self._turns.add(turn)
-        turn.add_done_callback(self._turns.discard)
+        due = room.computer_due()
+        if due is not None:
+            turn = asyncio.get_running_loop().create_task(self._computer_turn(room, *due))
+            self._turns[room.id] = turn
 
-    async def _computer_turn(self, room: Room) -> None:
-        assert self.computers is not None
-        moved = False
+    async def _computer_turn(self, room: Room, seat: int, level: core.Level, seq: int) -> None:
+        assert self.computers is not None and room.state is not None
         try:
-            due = room.computer_due()
-            if due is not None:
-                seat, level, seq, public = due
-                seed = room.row.seed * 8 + seat + seq
-                action = await self.computers.decide(room.owner, level, seed, public)
-                moved = await room.computer_moved(seat, seq, action)
+            public = core.public_view(room.state)  # the position after seq actions
+            seed = room.row.seed * 8 + seat + seq
+            action = await self.computers.decide(room.owner, level, seed, public)
+            await room.computer_moved(seat, seq, action)
         except Refusal as exc:
             log(f"table {room.id}: the computer's move was refused: {exc}")
         except asyncio.CancelledError:
@@ -412,9 +399,8 @@ class Hub:
         except Exception as exc:
             log(f"table {room.id}: the computer failed: {exc!r}")
         finally:
-            self._thinking.discard(room.id)
-        if not room.stopping and (moved or room.computer_due() is not None):
-            self.computers_play(room)
+            del self._turns[room.id]
+        self.computers_play(room)  # the next computer, or this one again at the new position
 
 
 class Deadlines:
@@ -490,6 +476,18 @@ def _can_open_files() -> bool:
     except OSError:
         return False
     return True
+
+
+@contextlib.contextmanager
+def counted(counter: Counter[str], key: str) -> Iterator[None]:
+    """``key`` counted once more in ``counter`` while the block runs (and forgotten at 0)."""
+    counter[key] += 1
+    try:
+        yield
+    finally:
+        counter[key] -= 1
+        if counter[key] <= 0:
+            del counter[key]
 
 
 def fit_to_descriptors(limits: Limits) -> Limits:

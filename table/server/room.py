@@ -424,8 +424,9 @@ class Room:
 
     # ---------------------------------------------------------------- computers
 
-    def computer_due(self) -> tuple[int, core.Level, int, core.GameState] | None:
-        """(seat, level, seq, public position) if a computer is to decide now."""
+    def computer_due(self) -> tuple[int, core.Level, int] | None:
+        """(seat, level, seq) if a computer is to decide now, at the position after
+        ``seq`` actions."""
         state = self.state
         if (self.damaged is not None or state is None or state.current_player is None
                 or rules.paused_until(self.row, self.clock())):  # fmt: skip
@@ -434,7 +435,7 @@ class Room:
         level = rules.played_by_computer(self.row, seat)
         if level is None:
             return None
-        return seat, level, len(self.row.actions), core.public_view(state)
+        return seat, level, len(self.row.actions)
 
     def export(self) -> bytes:
         """The game as an ordinary save (a damaged table: as far as it replays)."""

@@ -269,8 +269,8 @@ class TableMachine(RuleBasedStateMachine):
     def computer_moves(self, data: st.DataObject) -> None:
         due = self.room.computer_due()
         assert due is not None
-        seat, _level, seq, public = due
-        assert public == core.public_view(self.position)
+        seat, _level, seq = due
+        assert seq == len(self.room.row.actions)
         action = data.draw(st.sampled_from(core.legal_actions(self.position)), label="computer")
         moved, refusal = self.run(self.room.computer_moved(seat, seq, action))
         assert moved and refusal is None
