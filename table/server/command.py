@@ -19,14 +19,18 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
+from table.door.options import AddressError, DoorLimits, parse_address
 from table.server import journal
 from table.server.computers import Computers
 from table.server.hub import Hub, Limits, fit_to_descriptors
 from table.server.journal import log, log_once
 from table.server.writer import Writer
 from table.store import StoreError, TableStore
+
+if TYPE_CHECKING:
+    from table.door.server import Door
 
 BACKLOG = 1024
 """Connections the kernel queues before the server accepts them: every client redials at
@@ -54,9 +58,28 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--max-connections", type=int, default=Limits.connections, metavar="N",
         help=f"connections one player may hold (default {Limits.connections})",
     )  # fmt: skip
+    parser.add_argument(
+        "--ssh", metavar="[HOST:]PORT",
+        help="open the SSH door there too: players come in by their keys (e.g. 2222)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--ssh-sessions", type=int, default=DoorLimits.sessions, metavar="N",
+        help=f"sessions open through the door at once (default {DoorLimits.sessions})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--ssh-sessions-per-player", type=int, default=DoorLimits.sessions_per_player,
+        metavar="N",
+        help=f"sessions of one player at once (default {DoorLimits.sessions_per_player})",
+    )  # fmt: skip
     # Tests only: each commit sleeps this long first, so that requests interleave.
     parser.add_argument("--commit-delay", type=float, default=0.0, help=argparse.SUPPRESS)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.ssh is not None:
+        try:
+            args.ssh = parse_address(args.ssh)
+        except AddressError as exc:
+            parser.error(f"--ssh: {exc}")
+    return args
 
 
 def default_db() -> Path:
@@ -124,15 +147,33 @@ async def serve(args: argparse.Namespace) -> int:
         writer = Writer(store, args.commit_delay)
         limits = fit_to_descriptors(Limits(args.max_connections, args.max_tables))
         hub = Hub(rows, writer, ratings, args.trust_account, computers, limits)
+        door = None
+        if args.ssh is not None:
+            door = _door(hub, path, db, args)
         try:
-            return await _listen(hub, path, store)
+            if door is not None:
+                try:
+                    await door.start(*args.ssh)
+                except OSError as exc:
+                    print(f"mykerinos serve: the SSH door cannot open: {exc}", file=sys.stderr)
+                    return 1
+            return await _listen(hub, path, store, door)
         finally:
+            if door is not None:
+                await door.stop()
             computers.close()
             writer.close()
             store.close()
 
 
-async def _listen(hub: Hub, path: Path, store: TableStore) -> int:
+def _door(hub: Hub, path: Path, db: Path, args: argparse.Namespace) -> Door:
+    from table.door.server import Door  # asyncssh: only when a door is asked for
+
+    limits = DoorLimits(max(1, args.ssh_sessions), max(1, args.ssh_sessions_per_player))
+    return Door(hub, path, db, limits)
+
+
+async def _listen(hub: Hub, path: Path, store: TableStore, door: Door | None = None) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGTERM, signal.SIGINT):
@@ -151,6 +192,8 @@ async def _listen(hub: Hub, path: Path, store: TableStore) -> int:
     await stop.wait()
     log("stopping")
     listening.close()
+    if door is not None:
+        await door.stop()  # first: its games would only redial a server that is going
     path.unlink(missing_ok=True)
     await hub.stop("the table server is stopping; this terminal reconnects when it is back")
     with contextlib.suppress(TimeoutError):

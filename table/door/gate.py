@@ -1,0 +1,283 @@
+"""Who comes in through the door, decided once, at authentication.
+
+Only two ways in, both starting from a key whose signature the door verified:
+
+- a key named by ``mykerinos players add``: that player;
+- an unknown key: the client proved it holds the key, then types an invitation code
+  (keyboard-interactive); :meth:`table.players.Players.redeem` binds that key to the
+  invited player and uses the code up. The code is only ever asked of a verified key, so
+  a code cannot bind a key its typist does not hold.
+
+asyncssh has no "partial success" (OpenSSH's ``AuthenticationMethods publickey,
+keyboard-interactive``), so :class:`Visitor` wraps its connection's signature check: a
+verified unknown key fails the public-key step, and from then on keyboard-interactive
+is offered. OpenSSH's client goes on to its next key, then to keyboard-interactive.
+
+Bounds (this faces the internet): keys tried per connection, code tries per connection,
+wrong codes per address over a window (:class:`WrongCodes`), connections not yet signed
+in (per address and in all), and asyncssh's login timeout. Passwords are never offered.
+Every refusal is said in words where SSH lets a server speak: in the code prompt, or in
+the disconnect reason the client prints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+import asyncssh
+from asyncssh.auth import KbdIntChallenge
+
+from table.players import Players, PlayersError, fingerprint
+from table.server.journal import log, log_once
+
+KEY_CHECKS: Final = 12
+"""Public-key checks on one connection before it is disconnected: a query and then a
+signature for each key, so about 6 keys (OpenSSH's MaxAuthTries is 6)."""
+CODE_TRIES: Final = 3
+"""Invitation codes typed on one connection."""
+WRONG_CODES_PER_ADDRESS: Final = 10
+WRONG_CODES_WINDOW: Final = 15 * 60.0
+"""At most 10 wrong codes from one address in 15 minutes: a code has 79 bits, so this
+only slows a typist, and keeps the door from being a guessing machine."""
+LOGIN_TIMEOUT: Final = 30.0
+"""Seconds from connect to signed in (the login grace time)."""
+CODE_LENGTH: Final = 64
+"""Characters of a typed code looked at (a real one has 19)."""
+
+T = TypeVar("T")
+
+
+class WrongCodes:
+    """Wrong invitation codes per address, over the last :data:`WRONG_CODES_WINDOW`."""
+
+    def __init__(self, limit: int = WRONG_CODES_PER_ADDRESS, window: float = WRONG_CODES_WINDOW):
+        self.limit, self.window = limit, window
+        self._times: dict[str, deque[float]] = {}
+
+    def blocked(self, address: str, now: float | None = None) -> float:
+        """Seconds until ``address`` may type a code again (0: it may now)."""
+        now = time.monotonic() if now is None else now
+        times = self._times.get(address)
+        if times is None:
+            return 0.0
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if not times:
+            del self._times[address]
+            return 0.0
+        return times[0] + self.window - now if len(times) >= self.limit else 0.0
+
+    def add(self, address: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        self._times.setdefault(address, deque()).append(now)
+
+
+@dataclass(frozen=True)
+class GateLimits:
+    """Connections not yet signed in (see the module docstring)."""
+
+    pending_per_address: int = 10
+    pending_in_all: int = 100
+
+
+class Gate:
+    """What every connection's authentication shares: the players' keys (read on one
+    thread of its own, so a host's ``mykerinos players`` holding the store's write lock
+    never stalls the event loop), the wrong codes, and the pending connections."""
+
+    def __init__(self, db: Path, limits: GateLimits = GateLimits()) -> None:
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="door-players")
+        self._players = self._thread.submit(Players, db).result()
+        self.wrong = WrongCodes()
+        self.limits = limits
+        self.pending: Counter[str] = Counter()
+
+    async def _call(self, function: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, function, *args)
+
+    async def owner(self, key: bytes) -> str | None:
+        """Whose key this is (a wire blob), None when nobody's."""
+        return await self._call(self._players.player_of, key)
+
+    async def redeem(self, code: str, key: bytes) -> str:
+        """The invited player, the key now theirs; raises :class:`PlayersError`."""
+        return await self._call(self._players.redeem, code, key)
+
+    def close(self) -> None:
+        self._thread.submit(self._players.close).result()
+        self._thread.shutdown()
+
+
+class Visitor(asyncssh.SSHServer):
+    """One SSH connection, from its first byte to its end. ``player`` is who it is once
+    signed in (set only here, at authentication)."""
+
+    def __init__(self, gate: Gate, sessions: Callable[[Visitor], asyncssh.SSHServerSession[bytes]]):
+        self.gate = gate
+        self._sessions = sessions
+        self.player: str | None = None
+        self.address = "?"
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self._owners: dict[bytes, str | None] = {}
+        self._keys_tried = 0
+        self._unknown_key: bytes | None = None
+        """A key not yet anyone's whose signature was verified: it may redeem a code."""
+        self._code_tries = 0
+        self._counted = False
+
+    # ---------------------------------------------------------------- the connection
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        limits = self.gate.limits
+        pending = self.gate.pending
+        if pending[self.address] >= limits.pending_per_address or (
+            pending.total() >= limits.pending_in_all
+        ):
+            log_once(f"door full {self.address}", f"door: {self.address} refused, too many "
+                     "connections signing in")  # fmt: skip
+            conn.disconnect(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                "too many connections are signing in: try again in a minute",
+            )
+            return
+        pending[self.address] += 1
+        self._counted = True
+        original = conn.validate_public_key
+
+        async def verified(username: str, key_data: bytes, msg: bytes, signature: bytes) -> bool:
+            """asyncssh's check (our :meth:`validate_public_key`, then the signature);
+            a verified key that is nobody's fails here and opens keyboard-interactive."""
+            if not await original(username, key_data, msg, signature):
+                return False
+            if not msg:
+                return True  # a query: the client will sign next
+            owner = self._owners.get(key_data)
+            if owner is not None:
+                self.player = owner
+                return True
+            self._unknown_key = key_data
+            wait = self.gate.wrong.blocked(self.address)
+            if wait:
+                conn.disconnect(
+                    asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                    f"too many wrong invitation codes from {self.address}: "
+                    f"try again in {int(wait // 60) + 1} minutes",
+                )
+            return False
+
+        conn.validate_public_key = verified  # type: ignore[method-assign]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._uncount()
+
+    def auth_completed(self) -> None:
+        self._uncount()
+        log(f"door: {self.player} signed in from {self.address}")
+
+    def _uncount(self) -> None:
+        if self._counted:
+            self._counted = False
+            self.gate.pending[self.address] -= 1
+            if self.gate.pending[self.address] <= 0:
+                del self.gate.pending[self.address]
+
+    def begin_auth(self, username: str) -> bool:
+        return True  # the user name is ignored: the key says who it is
+
+    # ---------------------------------------------------------------- public keys
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """Whether the door will look at a signature by ``key``: a known key, or an
+        unknown one that may redeem a code (see :meth:`connection_made`)."""
+        self._keys_tried += 1
+        if self._keys_tried > KEY_CHECKS:
+            assert self.conn is not None
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                 "too many keys tried")  # fmt: skip
+            return False
+        blob = key.public_data
+        if blob not in self._owners:
+            self._owners[blob] = await self.gate.owner(blob)
+        return True
+
+    # ---------------------------------------------------------------- invitations
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return self._unknown_key is not None and self._code_tries < CODE_TRIES
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> KbdIntChallenge:
+        return _ask("This key is not known here yet. Invitation code: ")
+
+    async def validate_kbdint_response(
+        self, username: str, responses: Sequence[str]
+    ) -> KbdIntChallenge:
+        """Redeem the typed code for the verified unknown key: signed in, or asked again
+        with the reason in the prompt (the one text every client shows)."""
+        key = self._unknown_key
+        if key is None or len(responses) != 1 or self._code_tries >= CODE_TRIES:
+            return False
+        self._code_tries += 1
+        wait = self.gate.wrong.blocked(self.address)
+        if wait:
+            return _no_more(f"Too many wrong codes from {self.address}: try again later.")
+        try:
+            self.player = await self.gate.redeem(responses[0][:CODE_LENGTH], key)
+        except PlayersError as exc:
+            self.gate.wrong.add(self.address)
+            log_once(f"door code {self.address}", f"door: a wrong invitation code from "
+                     f"{self.address}: {exc}")  # fmt: skip
+            reason = str(exc)[:1].upper() + str(exc)[1:]
+            if self._code_tries >= CODE_TRIES:
+                return _no_more(f"{reason}. No more tries on this connection.")
+            return _ask(f"{reason}. Invitation code: ")
+        log(f"door: {self.player} redeemed an invitation from {self.address} "
+            f"(key {fingerprint(key)})")  # fmt: skip
+        return True
+
+    # ---------------------------------------------------------------- what is served
+
+    def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
+        return self._sessions(self)
+
+    def connection_requested(self, *_: object) -> bool:
+        return False  # no -L forwarding
+
+    def server_requested(self, *_: object) -> bool:
+        return False  # no -R forwarding
+
+    def unix_connection_requested(self, *_: object) -> bool:
+        return False
+
+    def unix_server_requested(self, *_: object) -> bool:
+        return False
+
+    def tun_requested(self, *_: object) -> bool:
+        return False
+
+    def tap_requested(self, *_: object) -> bool:
+        return False
+
+
+def _ask(prompt: str) -> KbdIntChallenge:
+    return ("Mykerinos invitation", "", "", ((prompt, True),))
+
+
+def _no_more(words: str) -> KbdIntChallenge:
+    """A last prompt that says why, whose answer is refused whatever it is."""
+    return ("Mykerinos invitation", "", "", ((f"{words} (Enter) ", True),))

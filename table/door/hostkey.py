@@ -1,0 +1,59 @@
+"""The door's host key: Ed25519, made at the first start and kept beside the store.
+
+Friends check its fingerprint (``ssh-keygen -lf`` of the ``.pub`` file, or the line
+``mykerinos serve --ssh`` prints) the first time they connect; a new key each start would
+teach them to ignore the warning that matters. The private key is written once, readable
+by its owner only; one that others can read is refused, as sshd refuses it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Final
+
+import asyncssh
+
+KEY_NAME: Final = "ssh_host_ed25519_key"
+
+
+class HostKeyError(OSError):
+    """The host key cannot be used; ``str`` says why, in one sentence (an ``OSError``:
+    like a port in use, it stops the start with one line)."""
+
+
+def host_key(folder: Path) -> asyncssh.SSHKey:
+    """The door's private host key in ``folder``, made (with its ``.pub``) when absent."""
+    path = folder / KEY_NAME
+    if not path.exists():
+        _create(path)
+    try:
+        mode = path.stat().st_mode
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):
+            raise HostKeyError(f"the door's host key {path} can be read by others: chmod 600 it")
+        return asyncssh.read_private_key(path)
+    except (OSError, asyncssh.KeyImportError) as exc:
+        raise HostKeyError(f"cannot read the door's host key {path}: {exc}") from None
+
+
+def fingerprint(key: asyncssh.SSHKey) -> str:
+    """``SHA256:…``, as ``ssh-keygen -l`` and the ssh client print it."""
+    return key.get_fingerprint("sha256")
+
+
+def _create(path: Path) -> None:
+    """Write a new key with mode 600 from the start (never readable by others, even
+    for a moment), then its public half."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="mykerinos door")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return  # another start made it at the same moment: use theirs
+    with os.fdopen(fd, "wb") as file:
+        file.write(key.export_private_key())
+        file.flush()
+        os.fsync(file.fileno())
+    public = path.with_name(path.name + ".pub")
+    public.write_bytes(key.export_public_key())

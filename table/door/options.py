@@ -1,0 +1,39 @@
+"""What the host chooses for the door: where it listens and its bounds. Light on
+purpose (no asyncssh): ``mykerinos serve`` reads its options before it knows whether a
+door is wanted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+DEFAULT_PORT: Final = 2222
+
+
+class AddressError(ValueError):
+    """A ``--ssh`` value that is not ``[HOST:]PORT``."""
+
+
+def parse_address(text: str) -> tuple[str | None, int]:
+    """``2222`` (every interface), ``127.0.0.1:2222``, ``[::1]:2222`` → (host, port)."""
+    host: str | None
+    if ":" not in text:
+        host, port_text = None, text
+    elif text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        if not rest.startswith(":"):
+            raise AddressError(f"{text!r} is not [HOST]:PORT")
+        port_text = rest[1:]
+    else:
+        host, _, port_text = text.rpartition(":")
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise AddressError(f"{text!r} does not end with a port number (1-65535)")
+    return host or None, int(port_text)
+
+
+@dataclass(frozen=True)
+class DoorLimits:
+    """Sessions open at once (games and ``status`` checks)."""
+
+    sessions: int = 100
+    sessions_per_player: int = 3

@@ -1,0 +1,163 @@
+"""The door's listener, its bounds on sessions, and its start and stop.
+
+:class:`Door` lives in the table server's process, beside the hub: it asks the hub for a
+ticket for each session's player (:meth:`table.server.hub.Hub.issue_ticket`) and hands it
+to the game it starts, which says it in its hello; the ticket ends with the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+import asyncssh
+
+from table.door.gate import LOGIN_TIMEOUT, Gate, Visitor
+from table.door.hostkey import fingerprint, host_key
+from table.door.options import DoorLimits
+from table.door.session import STATUS_WITHIN, DoorFull, DoorSession
+from table.server.journal import log
+
+if TYPE_CHECKING:
+    from table.server.hub import Hub
+
+KEEPALIVE: Final = 30.0
+"""Seconds between keepalives: a client that vanished without a word (a cut cable) is
+found within three of them."""
+
+
+class Door:
+    """The SSH door of one table server (see the package docstring)."""
+
+    def __init__(self, hub: Hub, socket: Path, db: Path, limits: DoorLimits | None = None) -> None:
+        self.hub = hub
+        self.socket = socket
+        self.folder = db.parent
+        self.db = db
+        self.limits = limits or DoorLimits()
+        self.sessions: set[DoorSession] = set()
+        self.open: Counter[str] = Counter()
+        """Sessions of each player admitted and not yet over."""
+        self.port = 0
+        self.fingerprint = ""
+        self._server: asyncssh.SSHAcceptor | None = None
+        self._gate: Gate | None = None
+        self._stopped = False
+
+    async def start(self, host: str | None, port: int) -> None:
+        """Listen on ``host``:``port`` (raises ``OSError`` if it cannot, or
+        :class:`~table.door.hostkey.HostKeyError`)."""
+        _quiet_library_log()
+        key = host_key(self.folder)
+        self.fingerprint = fingerprint(key)
+        self._gate = gate = Gate(self.db)
+        self._server = await asyncssh.create_server(
+            lambda: Visitor(gate, self._session), host, port,
+            server_host_keys=[key], server_version="Mykerinos",
+            public_key_auth=True, kbdint_auth=True, password_auth=False,
+            gss_host=None, host_based_auth=False,
+            x11_forwarding=False, agent_forwarding=False, allow_scp=False,
+            allow_pty=True, line_editor=False, encoding=None,
+            login_timeout=LOGIN_TIMEOUT, keepalive_interval=KEEPALIVE, keepalive_count_max=3,
+        )  # fmt: skip
+        self.port = self._server.sockets[0].getsockname()[1] if self._server.sockets else port
+        where = f"{host or '*'}:{self.port}"
+        log(f"ssh door on {where}, host key {self.fingerprint} (ssh-ed25519); "
+            f"players: ssh -p {self.port} HOST")  # fmt: skip
+
+    async def stop(self) -> None:
+        """Stop listening, end every session (their games get SIGHUP), wait ≤ 2 s; a
+        second call does nothing."""
+        if self._stopped:
+            return
+        self._stopped = True
+        if self._server is not None:
+            self._server.close()
+        for session in list(self.sessions):
+            session.end()
+        tasks = [s.task for s in self.sessions if s.task is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=2)
+        if self._server is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._server.wait_closed(), 1)
+        if self._gate is not None:
+            self._gate.close()
+
+    def _session(self, visitor: Visitor) -> DoorSession:
+        return DoorSession(self, visitor)
+
+    # ---------------------------------------------------------------- sessions
+
+    @contextlib.contextmanager
+    def admitted(self, player: str) -> Iterator[str]:
+        """A session of ``player`` within the bounds, and its ticket for the hub; raises
+        :class:`DoorFull` saying why not."""
+        if self.open[player] >= self.limits.sessions_per_player:
+            raise DoorFull(
+                f"you have {self.open[player]} sessions open through this door already: "
+                "close one first"
+            )
+        if self.open.total() >= self.limits.sessions:
+            raise DoorFull("the door has as many players as it can take: try again later")
+        self.open[player] += 1
+        ticket = self.hub.issue_ticket(player)
+        try:
+            yield ticket
+        finally:
+            self.hub.revoke_ticket(ticket)
+            self.open[player] -= 1
+            if self.open[player] <= 0:
+                del self.open[player]
+
+    def home(self, player: str) -> Path:
+        """The player's own folder on the host (their exported games, their settings):
+        named by a digest, so that no name can reach outside it."""
+        digest = hashlib.sha256(player.encode("utf-8")).hexdigest()[:24]
+        home = self.folder / "door" / digest
+        (home / "saves").mkdir(parents=True, exist_ok=True, mode=0o700)
+        return home
+
+    def game_command(self, home: Path) -> list[str]:
+        """The game, in isolated mode, on this server's socket, saving in ``home``."""
+        return [
+            sys.executable, "-I", "-m", "table.door.child",
+            "--socket", str(self.socket), "--save-dir", str(home / "saves"),
+        ]  # fmt: skip
+
+    async def status(
+        self, ticket: str, out: Callable[[bytes], None], err: Callable[[bytes], None]
+    ) -> int:
+        """``mykerinos status`` as the ticket's player: its lines, then its exit code."""
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-I", "-m", "tui", "status", "--socket", str(self.socket),
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, close_fds=True,
+            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MYKERINOS_TICKET": ticket},
+        )  # fmt: skip
+        try:
+            output, errors = await asyncio.wait_for(process.communicate(), STATUS_WITHIN)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+            err(b"mykerinos: the status check took too long\r\n")
+            return 2
+        out(output)
+        err(errors)
+        return 2 if process.returncode is None else process.returncode
+
+
+def _quiet_library_log() -> None:
+    """asyncssh's own log stays out of the server's: its lines quote what peers sent
+    (versions, names) unescaped, and the door logs what matters itself."""
+    logger = logging.getLogger("asyncssh")
+    logger.addHandler(logging.NullHandler())
+    logger.propagate = False
+    logger.setLevel(logging.CRITICAL)

@@ -1,0 +1,319 @@
+"""One SSH session through the door: the game in a pty, ``status``, or a refusal.
+
+A session that asks for a terminal gets the game (:mod:`table.door.child`) in a process
+of its own, on a pty of the client's size (a resize sets the pty's size, and the kernel
+sends the game SIGWINCH), with an environment the door builds from nothing: the
+client's ``TERM``, ``LANG``/``LC_*`` and ``NO_COLOR`` when they are well-formed, the
+ticket that names the player, and Python in isolated mode, as in the documented
+``ForceCommand`` setup. ``status`` as a command prints the player's status line. Anything
+else (another command, a shell without a terminal, a subsystem such as sftp) is refused,
+in one line where SSH lets the server say one.
+
+When the connection ends (closed, dropped, the client killed) the pty is hung up, the
+game gets SIGHUP and leaves; one still there after :data:`END_WITHIN` seconds is killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import re
+import signal
+import struct
+import termios
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Final
+
+import asyncssh
+
+from saves.text import printable
+from table.server.journal import log
+
+if TYPE_CHECKING:
+    from table.door.gate import Visitor
+    from table.door.server import Door
+
+END_WITHIN: Final = 1.5
+"""Seconds a game has to leave after its connection ended, before it is killed."""
+STATUS_WITHIN: Final = 10.0
+READ_SIZE: Final = 65536
+DEFAULT_TERM: Final = "xterm-256color"
+TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+LOCALE_NAME = re.compile(r"LANG|LC_[A-Z]{1,20}")
+LOCALE_VALUE = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
+ESCDELAY_MS: Final = "400"
+"""Over SSH an Esc and the bytes of an arrow key can arrive apart (see tui.__main__)."""
+
+
+def environment(
+    term: str | None, sent: Mapping[str, str], ticket: str, home: str
+) -> dict[str, str]:
+    """The game's whole environment: nothing from outside but the well-formed ``TERM``,
+    ``LANG``/``LC_*`` and ``NO_COLOR`` the client sent (``sent``)."""
+    env = {
+        "PATH": os.defpath,
+        "HOME": home,
+        "TERM": term if term and TERM_NAME.fullmatch(term) else DEFAULT_TERM,
+        "LANG": "C.UTF-8",
+        "ESCDELAY": ESCDELAY_MS,
+        "MYKERINOS_TICKET": ticket,
+    }
+    for name, value in sent.items():
+        if LOCALE_NAME.fullmatch(name) and LOCALE_VALUE.fullmatch(value):
+            env[name] = value
+    if sent.get("NO_COLOR"):
+        env["NO_COLOR"] = "1"
+    return env
+
+
+def set_size(fd: int, columns: int, rows: int) -> None:
+    """The pty's size (TIOCSWINSZ); the kernel tells the game with SIGWINCH."""
+    columns, rows = max(1, min(columns, 1000)), max(1, min(rows, 1000))
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+
+class DoorSession(asyncssh.SSHServerSession[bytes]):
+    """One session channel of a signed-in :class:`~table.door.gate.Visitor`."""
+
+    def __init__(self, door: Door, visitor: Visitor) -> None:
+        self.door = door
+        self.visitor = visitor
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.term: str | None = None
+        self.size: tuple[int, int] | None = None
+        """The client's terminal (columns, rows): None when it asked for none."""
+        self.command: str | None = None
+        self.master: int | None = None
+        self.process: asyncio.subprocess.Process | None = None
+        self.task: asyncio.Task[None] | None = None
+        self._typed = bytearray()
+        """Keys not yet written to the pty (it was full)."""
+        self._reading = False
+
+    # ---------------------------------------------------------------- asyncssh's calls
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
+                      term_modes: Mapping[int, int]) -> bool:  # fmt: skip
+        self.term = term_type
+        self.size = (term_size[0] or 80, term_size[1] or 24)
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False  # no sftp, no other subsystem (the protocol has no room for words)
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def signal_received(self, signal: str) -> None:
+        pass  # the game is left by its own keys
+
+    def session_started(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run())
+        self.door.sessions.add(self)
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if self.master is None:
+            return
+        self._typed += data
+        self._write_keys()
+
+    def eof_received(self) -> bool:
+        return True  # half-open: the client's stdin ended (ssh host status < /dev/null),
+        # which must not close the channel before the answer is sent
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.size = (width or 80, height or 24)
+        if self.master is not None:
+            with contextlib.suppress(OSError):
+                set_size(self.master, *self.size)
+
+    def pause_writing(self) -> None:
+        self._stop_reading()  # the client is slow: let the game wait, not the memory grow
+
+    def resume_writing(self) -> None:
+        self._start_reading()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.end()
+
+    # ---------------------------------------------------------------- the session
+
+    async def _run(self) -> None:
+        chan = self.chan
+        player = self.visitor.player
+        assert chan is not None and player is not None
+        code = 2
+        try:
+            if self.command is not None:
+                code = await self._command(player, self.command)
+            elif self.size is None:
+                self._refuse("mykerinos: the game needs a terminal: connect with `ssh -t` (not -T)")
+            else:
+                code = await self._play(player)
+        except DoorFull as exc:
+            self._refuse(f"mykerinos: {exc}")
+            code = 1
+        except Exception as exc:  # one session's fault never reaches the others
+            log(f"door: {player}'s session failed: {exc!r}")
+            self._refuse("mykerinos: the door failed to start the game; try again")
+            code = 1
+        finally:
+            self.door.sessions.discard(self)
+        with contextlib.suppress(OSError, asyncssh.Error, BrokenPipeError):
+            chan.exit(code)
+
+    async def _command(self, player: str, command: str) -> int:
+        if command.strip() != "status":
+            self._refuse(
+                f"mykerinos: only `status` can be run here, not {printable(command[:60])!r}; "
+                "connect without a command to play"
+            )
+            return 2
+        with self.door.admitted(player) as ticket:
+            return await self.door.status(ticket, self._out, self._err)
+
+    async def _play(self, player: str) -> int:
+        assert self.size is not None
+        with self.door.admitted(player) as ticket:
+            master, slave = os.openpty()
+            self.master = master
+            try:
+                set_size(slave, *self.size)
+                home = self.door.home(player)
+                self.process = await asyncio.create_subprocess_exec(
+                    *self.door.game_command(home),
+                    stdin=slave, stdout=slave, stderr=slave,
+                    env=environment(self.term, self._sent(), ticket, str(home)),
+                    cwd=home, close_fds=True,
+                )  # fmt: skip
+            finally:
+                os.close(slave)
+            os.set_blocking(master, False)
+            self._start_reading()
+            self._write_keys()
+            code = await self.process.wait()
+            self._drain()
+            return code
+
+    def _sent(self) -> Mapping[str, str]:
+        assert self.chan is not None
+        try:
+            return self.chan.get_environment()
+        except (UnicodeError, ValueError):
+            return {}
+
+    def end(self) -> None:
+        """The connection is gone: hang up the pty, then make sure the game left."""
+        self._stop_reading()
+        master, self.master = self.master, None
+        if master is not None:
+            with contextlib.suppress(OSError):
+                os.close(master)
+        process = self.process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGHUP)
+            asyncio.get_running_loop().create_task(_kill_late(process))
+
+    # ---------------------------------------------------------------- the pty
+
+    def _start_reading(self) -> None:
+        if self.master is not None and not self._reading:
+            asyncio.get_running_loop().add_reader(self.master, self._read_screen)
+            self._reading = True
+
+    def _stop_reading(self) -> None:
+        if self.master is not None and self._reading:
+            asyncio.get_running_loop().remove_reader(self.master)
+        self._reading = False
+
+    def _read_screen(self) -> None:
+        """What the game drew, on to the client."""
+        assert self.master is not None
+        try:
+            data = os.read(self.master, READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: the game closed the pty (it left)
+            self._stop_reading()
+            return
+        if not data:
+            self._stop_reading()
+            return
+        self._out(data)
+
+    def _drain(self) -> None:
+        """The game's last frame, after it left."""
+        while self.master is not None:
+            try:
+                data = os.read(self.master, READ_SIZE)
+            except OSError:
+                break
+            if not data:
+                break
+            self._out(data)
+        self._stop_reading()
+
+    def _write_keys(self) -> None:
+        """The keys typed, on to the game; what the pty cannot take now waits (and the
+        client is asked to wait while some does)."""
+        if self.master is None or self.chan is None:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            written = os.write(self.master, self._typed) if self._typed else 0
+        except BlockingIOError:
+            written = 0
+        except OSError:
+            self._typed.clear()
+            return
+        del self._typed[:written]
+        if self._typed:
+            self.chan.pause_reading()
+            loop.add_writer(self.master, self._keys_room)
+
+    def _keys_room(self) -> None:
+        assert self.chan is not None
+        if self.master is not None:
+            asyncio.get_running_loop().remove_writer(self.master)
+        self._write_keys()
+        if not self._typed:
+            self.chan.resume_reading()
+
+    def _out(self, data: bytes) -> None:
+        if self.chan is not None:
+            with contextlib.suppress(OSError, asyncssh.Error):
+                self.chan.write(data)
+
+    def _err(self, data: bytes) -> None:
+        if self.chan is not None:
+            with contextlib.suppress(OSError, asyncssh.Error):
+                self.chan.write_stderr(data)
+
+    def _refuse(self, line: str) -> None:
+        self._err(f"{line}\r\n".encode())
+
+
+class DoorFull(Exception):
+    """A bound on sessions was reached; ``str`` tells the newcomer why."""
+
+
+async def _kill_late(process: asyncio.subprocess.Process) -> None:
+    try:
+        await asyncio.wait_for(process.wait(), END_WITHIN)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()

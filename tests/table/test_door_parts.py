@@ -1,0 +1,90 @@
+"""The SSH door's parts that need no SSH client: its address option, the environment a
+session's game gets, the wrong-code bound, the host key. (The door end to end, with the
+real OpenSSH client, is in tests/door/.)"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from table.door.gate import WrongCodes
+from table.door.hostkey import KEY_NAME, HostKeyError, fingerprint, host_key
+from table.door.options import AddressError, parse_address
+from table.door.session import DEFAULT_TERM, environment
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2222", (None, 2222)),
+        ("127.0.0.1:2222", ("127.0.0.1", 2222)),
+        ("[::1]:2022", ("::1", 2022)),
+        (":2222", (None, 2222)),
+    ],
+)
+def test_door_address(text: str, expected: tuple[str | None, int]) -> None:
+    assert parse_address(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "host", "host:0", "host:65536", "[::1]2222", "1:x"])
+def test_a_door_address_without_a_port_is_refused(text: str) -> None:
+    with pytest.raises(AddressError):
+        parse_address(text)
+
+
+def test_the_game_gets_only_the_terminal_the_language_and_no_color() -> None:
+    sent = {
+        "LANG": "fr_FR.UTF-8",
+        "LC_ALL": "de_DE.UTF-8",
+        "LC_TIME": "bad value; rm -rf /",
+        "NO_COLOR": "yes",
+        "PYTHONINSPECT": "1",
+        "TEXTUAL_DRIVER": "evil:Driver",
+        "PATH": "/tmp/evil",
+        "LD_PRELOAD": "/tmp/evil.so",
+        "MYKERINOS_TICKET": "forged",
+    }
+    env = environment("screen-256color", sent, "the-ticket", "/home/door")
+    assert env == {
+        "PATH": os.defpath,
+        "HOME": "/home/door",
+        "TERM": "screen-256color",
+        "LANG": "fr_FR.UTF-8",
+        "LC_ALL": "de_DE.UTF-8",
+        "NO_COLOR": "1",
+        "ESCDELAY": "400",
+        "MYKERINOS_TICKET": "the-ticket",
+    }
+
+
+@pytest.mark.parametrize("term", ["\x1b]0;owned\x07", "x" * 10_000, "", None, "-rf", "a b"])
+def test_a_hostile_term_becomes_the_default(term: str | None) -> None:
+    assert environment(term, {}, "t", "/h")["TERM"] == DEFAULT_TERM
+
+
+def test_wrong_codes_are_bounded_per_address_over_a_window() -> None:
+    wrong = WrongCodes(limit=3, window=60)
+    for moment in (0, 1, 2):
+        assert wrong.blocked("10.0.0.1", now=moment) == 0
+        wrong.add("10.0.0.1", now=moment)
+    assert wrong.blocked("10.0.0.1", now=3) == pytest.approx(57)
+    assert wrong.blocked("10.0.0.2", now=3) == 0  # another address is not held back
+    assert wrong.blocked("10.0.0.1", now=60.5) == 0  # the first one is out of the window
+
+
+def test_the_host_key_is_made_once_readable_by_its_owner_only(tmp_path) -> None:
+    key = host_key(tmp_path)
+    path = tmp_path / KEY_NAME
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert fingerprint(host_key(tmp_path)) == fingerprint(key)  # kept, not made again
+    public = (tmp_path / f"{KEY_NAME}.pub").read_text()
+    assert public.startswith("ssh-ed25519 ")
+
+
+def test_a_host_key_others_can_read_is_refused(tmp_path) -> None:
+    host_key(tmp_path)
+    (tmp_path / KEY_NAME).chmod(0o644)
+    with pytest.raises(HostKeyError, match="chmod 600"):
+        host_key(tmp_path)
