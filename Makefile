@@ -36,7 +36,7 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 PYTEST = $(BIN)/pytest -q -n $(TEST_WORKERS)
 
 .DEFAULT_GOAL := help
-.PHONY: help play test test-slow lint ruff mypy bench lock upgrade clean distclean
+.PHONY: help play test test-slow lint ruff mypy bench lock upgrade clean distclean system-tools
 
 help: ## Show this list of targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_.\/-]+:.*## / {printf "  \033[36m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -61,11 +61,25 @@ $(PLAY_STAMP): pyproject.toml $(PLAY_LOCK) | $(BIN)/python
 # subprocess imports textual & co, so compile them once here, on every core, rather than at
 # each start where PYTHONDONTWRITEBYTECODE is set (as on CI).
 $(TEST_STAMP): $(PLAY_STAMP) $(TEST_LOCK)
+	@$(MAKE) --no-print-directory system-tools
 	@echo "Installing the test and lint tools into $(VENV) ($(if $(wildcard $@),$(CHANGED),first run only))…"
 	@$(PIP_INSTALL) -r $(TEST_LOCK)
 	@$(PIP) check
 	@$(BIN)/python -m compileall -qq -j 0 $(VENV)/lib || true
 	@touch $@
+
+# The SSH door's tests drive the real OpenSSH client (ssh, ssh-keygen, sftp). Installed from
+# the system's packages when absent and this is root (CI); otherwise say what to install.
+SYSTEM_INSTALL = if command -v apt-get >/dev/null; then \
+		apt-get install -y -qq $(1) >/dev/null 2>&1 || \
+		{ apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq $(1) >/dev/null 2>&1; }; \
+	else false; fi
+system-tools:
+	@if ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then \
+		echo "Installing openssh-client (the SSH door's tests use the real ssh client)…"; \
+		if [ "$$(id -u)" = 0 ]; then $(call SYSTEM_INSTALL,openssh-client); fi; \
+		command -v ssh >/dev/null || echo "make: install openssh-client for the SSH door's tests (they are skipped without it)"; \
+	fi
 
 play: $(PLAY_STAMP) ## Play Mykerinos in this terminal (pass options with ARGS="...")
 	@echo "Starting Mykerinos…"

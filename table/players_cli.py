@@ -11,6 +11,7 @@ every name or comment read from the store or a file is printed escaped
 from __future__ import annotations
 
 import argparse
+import contextlib
 import socket
 import sqlite3
 import sys
@@ -22,7 +23,7 @@ from saves.text import printable, shown
 from table.players import DEFAULT_DAYS, MAX_KEYS_TEXT, Key, Players, PlayersError, when
 
 DEFAULT_SSH_PORT = 2222
-"""The SSH door's port in the invitation's hint (the one docs/DESIGN.md shows)."""
+"""The SSH door's port in the invitation's hint until a door has opened on this store."""
 USAGE_ERROR = 2
 
 
@@ -79,7 +80,7 @@ def _run(args: argparse.Namespace) -> int:
     db = _db(args.db)
     if args.command == "invite":
         with Players(db) as players:
-            return _invite(players, args.name, args.days)
+            return _invite(players, args.name, args.days, db.parent)
     if args.action == "list" and not db.exists():
         print(f"No players known by their keys yet (no store at {printable(str(db))}).")
         return 0
@@ -154,15 +155,36 @@ def _list(players: Players) -> int:
     return 0
 
 
-def _invite(players: Players, name: str, days: float) -> int:
+def _invite(players: Players, name: str, days: float, folder: Path) -> int:
+    """The code on a line of its own (for scripts), then what to tell the friend: the
+    door's port and host key as the last door on this store opened them."""
     code = players.invite(name, days)
     host = shown(socket.gethostname())
+    port, key = door_seen(folder)
     print(code)
     print(
-        f"For {shown(name.strip())}, once, for {days:g} days: ssh -p {DEFAULT_SSH_PORT} {host}, "
+        f"For {shown(name.strip())}, once, for {days:g} days: ssh -p {port} {host}, "
         f"then type this code when asked."
     )
+    if key:
+        print(f"The door's host key, for them to check on first connecting: {key}")
     return 0
+
+
+def door_seen(folder: Path) -> tuple[int, str]:
+    """The port the door last listened on (:data:`DEFAULT_SSH_PORT` if none has yet) and
+    its host key's fingerprint ("" when it has none yet), from the files it keeps beside
+    the store (:mod:`table.door.options`)."""
+    from table.door.options import KEY_NAME, PORT_FILE
+
+    port = DEFAULT_SSH_PORT
+    with contextlib.suppress(OSError, ValueError):
+        port = int((folder / PORT_FILE).read_text(encoding="ascii").strip())
+    key = ""
+    with contextlib.suppress(OSError, ValueError, PlayersError, IndexError):
+        line = (folder / f"{KEY_NAME}.pub").read_text(encoding="ascii")
+        key = Key.parse(line).fingerprint
+    return port, key
 
 
 def _key_words(key: Key) -> str:

@@ -11,11 +11,10 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Final
 
 import asyncssh
 
-KEY_NAME: Final = "ssh_host_ed25519_key"
+from table.door.options import KEY_NAME
 
 
 class HostKeyError(OSError):

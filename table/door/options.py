@@ -7,7 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-DEFAULT_PORT: Final = 2222
+KEY_NAME: Final = "ssh_host_ed25519_key"
+"""The door's host key, beside the store (and its ``.pub``)."""
+PORT_FILE: Final = "ssh_door.port"
+"""The port the door last listened on, beside the store: ``mykerinos invite`` tells it."""
 
 
 class AddressError(ValueError):

@@ -21,7 +21,7 @@ import asyncssh
 
 from table.door.gate import LOGIN_TIMEOUT, Gate, Visitor
 from table.door.hostkey import fingerprint, host_key
-from table.door.options import DoorLimits
+from table.door.options import PORT_FILE, DoorLimits
 from table.door.session import STATUS_WITHIN, DoorFull, DoorSession
 from table.server.journal import log
 
@@ -69,6 +69,8 @@ class Door:
         )  # fmt: skip
         self.port = self._server.sockets[0].getsockname()[1] if self._server.sockets else port
         where = f"{host or '*'}:{self.port}"
+        with contextlib.suppress(OSError):  # only a hint for `mykerinos invite`
+            (self.folder / PORT_FILE).write_text(f"{self.port}\n", encoding="ascii")
         log(f"ssh door on {where}, host key {self.fingerprint} (ssh-ed25519); "
             f"players: ssh -p {self.port} HOST")  # fmt: skip
 

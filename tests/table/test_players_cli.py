@@ -96,6 +96,22 @@ def test_invite_prints_a_code_that_redeems(tmp_path, keys) -> None:
     assert "Cat\n  SHA256:" in mykerinos("players", "list", db=db).stdout
 
 
+def test_invite_tells_the_port_and_host_key_of_the_door_last_opened(tmp_path, keys) -> None:
+    """Once a door has opened on the store, the hint gives its port and its host key's
+    fingerprint (what the friend's ssh shows on first connecting), as ssh-keygen says it."""
+    db = tmp_path / "tables.db"
+    shutil.copy(pub(keys, "ben"), tmp_path / "ssh_host_ed25519_key.pub")  # any public key will do
+    (tmp_path / "ssh_door.port").write_text("2022\n")
+    invited = mykerinos("invite", "Cat", db=db)
+    assert invited.returncode == 0, invited.stderr
+    _code, hint, key_line = invited.stdout.splitlines()
+    assert "ssh -p 2022 " in hint
+    expected = subprocess.run(
+        ["ssh-keygen", "-lf", str(pub(keys, "ben"))], capture_output=True, text=True, check=True
+    ).stdout.split()[1]
+    assert key_line.endswith(f": {expected}")
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
