@@ -83,7 +83,7 @@ class Door:
         if self._server is not None:
             self._server.close()
         for session in list(self.sessions):
-            session.end()
+            session.end("the table server is stopping; connect again in a moment")
         tasks = [s.task for s in self.sessions if s.task is not None]
         if tasks:
             await asyncio.wait(tasks, timeout=2)

@@ -88,6 +88,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self.master: int | None = None
         self.process: asyncio.subprocess.Process | None = None
         self.task: asyncio.Task[None] | None = None
+        self.goodbye = ""
+        """Why the door itself ended the session (said once the game has left)."""
         self._typed = bytearray()
         """Keys not yet written to the pty (it was full)."""
         self._reading = False
@@ -162,6 +164,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
                 self._refuse("mykerinos: the game needs a terminal: connect with `ssh -t` (not -T)")
             else:
                 code = await self._play(player)
+                if self.goodbye:
+                    self._refuse(f"mykerinos: {self.goodbye}")
         except DoorFull as exc:
             self._refuse(f"mykerinos: {exc}")
             code = 1
@@ -190,22 +194,25 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             master, slave = os.openpty()
             self.master = master
             try:
-                set_size(slave, *self.size)
-                home = self.door.home(player)
-                self.process = await asyncio.create_subprocess_exec(
-                    *self.door.game_command(home),
-                    stdin=slave, stdout=slave, stderr=slave,
-                    env=environment(self.term, self._sent(), ticket, str(home)),
-                    cwd=home, close_fds=True,
-                )  # fmt: skip
+                try:
+                    set_size(slave, *self.size)
+                    home = self.door.home(player)
+                    self.process = await asyncio.create_subprocess_exec(
+                        *self.door.game_command(home),
+                        stdin=slave, stdout=slave, stderr=slave,
+                        env=environment(self.term, self._sent(), ticket, str(home)),
+                        cwd=home, close_fds=True,
+                    )  # fmt: skip
+                finally:
+                    os.close(slave)
+                os.set_blocking(master, False)
+                self._start_reading()
+                self._write_keys()
+                code = await self.process.wait()
+                self._drain()
+                return code
             finally:
-                os.close(slave)
-            os.set_blocking(master, False)
-            self._start_reading()
-            self._write_keys()
-            code = await self.process.wait()
-            self._drain()
-            return code
+                self.end()  # the pty closed, the game gone whatever happened
 
     def _sent(self) -> Mapping[str, str]:
         assert self.chan is not None
@@ -214,17 +221,24 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         except (UnicodeError, ValueError):
             return {}
 
-    def end(self) -> None:
-        """The connection is gone: hang up the pty, then make sure the game left."""
-        self._stop_reading()
-        master, self.master = self.master, None
-        if master is not None:
-            with contextlib.suppress(OSError):
-                os.close(master)
+    def end(self, goodbye: str = "") -> None:
+        """End the game, and make sure it left within :data:`END_WITHIN` seconds.
+
+        The connection is gone (no ``goodbye``): hang up the pty, which the game gets as
+        SIGHUP (it leaves at once: nobody is there). The door ends the session
+        (``goodbye`` says why): SIGTERM, the pty kept, so the game's last bytes (the
+        terminal put back as it was) reach the client before the reason."""
+        self.goodbye = self.goodbye or goodbye
+        if not goodbye:
+            self._stop_reading()
+            master, self.master = self.master, None
+            if master is not None:
+                with contextlib.suppress(OSError):
+                    os.close(master)
         process = self.process
         if process is not None and process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signal.SIGHUP)
+                process.send_signal(signal.SIGTERM if goodbye else signal.SIGHUP)
             asyncio.get_running_loop().create_task(_kill_late(process))
 
     # ---------------------------------------------------------------- the pty
