@@ -123,6 +123,8 @@ class Visitor(asyncssh.SSHServer):
         self.gate = gate
         self._sessions = sessions
         self.player: str | None = None
+        self.key: bytes | None = None
+        """The key the player signed in with (the door checks it stays theirs)."""
         self.address = "?"
         self.conn: asyncssh.SSHServerConnection | None = None
         self._owners: dict[bytes, str | None] = {}
@@ -163,7 +165,7 @@ class Visitor(asyncssh.SSHServer):
                 return True  # a query: the client will sign next
             owner = self._owners.get(key_data)
             if owner is not None:
-                self.player = owner
+                self.player, self.key = owner, key_data
                 return True
             self._unknown_key = key_data
             wait = self.gate.wrong.blocked(self.address)
@@ -238,6 +240,7 @@ class Visitor(asyncssh.SSHServer):
             return _no_more(f"Too many wrong codes from {self.address}: try again later.")
         try:
             self.player = await self.gate.redeem(responses[0][:CODE_LENGTH], key)
+            self.key = key
         except PlayersError as exc:
             self.gate.wrong.add(self.address)
             log_once(f"door code {self.address}", f"door: a wrong invitation code from "

@@ -28,6 +28,9 @@ from table.server.journal import log
 if TYPE_CHECKING:
     from table.server.hub import Hub
 
+KEYS_CHECKED_EVERY: Final = 10.0
+"""Seconds between checks that each session's key is still its player's: a host's
+``mykerinos players remove`` ends that player's sessions within this time."""
 KEEPALIVE: Final = 30.0
 """Seconds between keepalives: a client that vanished without a word (a cut cable) is
 found within three of them."""
@@ -50,6 +53,7 @@ class Door:
         self._server: asyncssh.SSHAcceptor | None = None
         self._gate: Gate | None = None
         self._stopped = False
+        self._watching: asyncio.Task[None] | None = None
 
     async def start(self, host: str | None, port: int) -> None:
         """Listen on ``host``:``port`` (raises ``OSError`` if it cannot, or
@@ -68,6 +72,7 @@ class Door:
             login_timeout=LOGIN_TIMEOUT, keepalive_interval=KEEPALIVE, keepalive_count_max=3,
         )  # fmt: skip
         self.port = self._server.sockets[0].getsockname()[1] if self._server.sockets else port
+        self._watching = asyncio.get_running_loop().create_task(self._watch_keys(gate))
         where = f"{host or '*'}:{self.port}"
         with contextlib.suppress(OSError):  # only a hint for `mykerinos invite`
             (self.folder / PORT_FILE).write_text(f"{self.port}\n", encoding="ascii")
@@ -80,6 +85,8 @@ class Door:
         if self._stopped:
             return
         self._stopped = True
+        if self._watching is not None:
+            self._watching.cancel()
         if self._server is not None:
             self._server.close()
         for session in list(self.sessions):
@@ -92,6 +99,27 @@ class Door:
                 await asyncio.wait_for(self._server.wait_closed(), 1)
         if self._gate is not None:
             self._gate.close()
+
+    async def _watch_keys(self, gate: Gate) -> None:
+        """End the sessions whose key is no longer their player's (see
+        :data:`KEYS_CHECKED_EVERY`)."""
+        while True:
+            await asyncio.sleep(KEYS_CHECKED_EVERY)
+            keys = {(s.visitor.key, s.visitor.player) for s in self.sessions}
+            for key, player in keys:
+                if key is None:
+                    continue
+                try:
+                    owner = await gate.owner(key)
+                except Exception as exc:  # a busy or failing store: look again later
+                    log(f"door: cannot check the players' keys: {exc!r}")
+                    break
+                if owner == player:
+                    continue
+                log(f"door: {player}'s key was removed: their sessions end")
+                for session in list(self.sessions):
+                    if session.visitor.key == key:
+                        session.end("your key was removed from this server")
 
     def _session(self, visitor: Visitor) -> DoorSession:
         return DoorSession(self, visitor)
