@@ -48,6 +48,8 @@ WRONG_CODES_WINDOW: Final = 15 * 60.0
 only slows a typist, and keeps the door from being a guessing machine."""
 LOGIN_TIMEOUT: Final = 30.0
 """Seconds from connect to signed in (the login grace time)."""
+CHANNELS: Final = 4
+"""Session channels open at once on one connection (OpenSSH's MaxSessions is 10)."""
 CODE_LENGTH: Final = 64
 """Characters of a typed code looked at (a real one has 19)."""
 
@@ -132,6 +134,8 @@ class Visitor(asyncssh.SSHServer):
         self._unknown_key: bytes | None = None
         """A key not yet anyone's whose signature was verified: it may redeem a code."""
         self._code_tries = 0
+        self.channels = 0
+        """Session channels open on this connection."""
         self._counted = False
 
     # ---------------------------------------------------------------- the connection
@@ -255,7 +259,12 @@ class Visitor(asyncssh.SSHServer):
 
     # ---------------------------------------------------------------- what is served
 
-    def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
+    def session_requested(self) -> asyncssh.SSHServerSession[bytes] | bool:
+        """A session channel, at most :data:`CHANNELS` open at once on one connection
+        (the bound on sessions counts only those that started something)."""
+        if self.channels >= CHANNELS:
+            return False
+        self.channels += 1
         return self._sessions(self)
 
     def connection_requested(self, *_: object) -> bool:

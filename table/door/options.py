@@ -18,7 +18,8 @@ class AddressError(ValueError):
 
 
 def parse_address(text: str) -> tuple[str | None, int]:
-    """``2222`` (every interface), ``127.0.0.1:2222``, ``[::1]:2222`` → (host, port)."""
+    """``2222`` (every interface), ``127.0.0.1:2222``, ``[::1]:2222`` → (host, port);
+    port 0 is a free port the system picks (written to :data:`PORT_FILE`)."""
     host: str | None
     if ":" not in text:
         host, port_text = None, text
@@ -29,8 +30,8 @@ def parse_address(text: str) -> tuple[str | None, int]:
         port_text = rest[1:]
     else:
         host, _, port_text = text.rpartition(":")
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise AddressError(f"{text!r} does not end with a port number (1-65535)")
+    if not port_text.isdigit() or not 0 <= int(port_text) < 65536:
+        raise AddressError(f"{text!r} does not end with a port number (0-65535)")
     return host or None, int(port_text)
 
 

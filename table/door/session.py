@@ -148,6 +148,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._start_reading()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.visitor.channels -= 1
         self.end()
 
     # ---------------------------------------------------------------- the session

@@ -9,9 +9,9 @@ import stat
 
 import pytest
 
-from table.door.gate import WrongCodes
-from table.door.hostkey import KEY_NAME, HostKeyError, fingerprint, host_key
-from table.door.options import AddressError, parse_address
+from table.door.gate import CHANNELS, Visitor, WrongCodes
+from table.door.hostkey import HostKeyError, fingerprint, host_key
+from table.door.options import KEY_NAME, AddressError, parse_address
 from table.door.session import DEFAULT_TERM, environment
 
 
@@ -22,13 +22,14 @@ from table.door.session import DEFAULT_TERM, environment
         ("127.0.0.1:2222", ("127.0.0.1", 2222)),
         ("[::1]:2022", ("::1", 2022)),
         (":2222", (None, 2222)),
+        ("127.0.0.1:0", ("127.0.0.1", 0)),
     ],
 )
 def test_door_address(text: str, expected: tuple[str | None, int]) -> None:
     assert parse_address(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", "host", "host:0", "host:65536", "[::1]2222", "1:x"])
+@pytest.mark.parametrize("text", ["", "host", "host:-1", "host:65536", "[::1]2222", "1:x"])
 def test_a_door_address_without_a_port_is_refused(text: str) -> None:
     with pytest.raises(AddressError):
         parse_address(text)
@@ -88,3 +89,13 @@ def test_a_host_key_others_can_read_is_refused(tmp_path) -> None:
     (tmp_path / KEY_NAME).chmod(0o644)
     with pytest.raises(HostKeyError, match="chmod 600"):
         host_key(tmp_path)
+
+
+def test_session_channels_on_one_connection_are_bounded() -> None:
+    """A signed-in client cannot pile up channels that start nothing (the bound on
+    sessions counts only those that start a game or a command)."""
+    visitor = Visitor(gate=None, sessions=lambda v: object())  # type: ignore[arg-type,return-value]
+    opened = [visitor.session_requested() for _ in range(CHANNELS)]
+    assert all(opened) and visitor.session_requested() is False
+    visitor.channels -= 1  # one closed (DoorSession.connection_lost)
+    assert visitor.session_requested() is not False

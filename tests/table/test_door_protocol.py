@@ -1,0 +1,192 @@
+"""The SSH door at the protocol's level, with asyncssh's own client: what the OpenSSH
+client never does on its own (keyboard-interactive first, a password, a forwarding
+request after sign-in) and the bounds on guessing codes.
+The door as players use it, through the real ``ssh``, is tested in tests/door/."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from table.door.options import PORT_FILE
+from table.players import Players
+
+START_LIMIT = 20.0
+"""Seconds the server may take to open its door (a bound against hangs, not a timing)."""
+
+
+class Door:
+    """``mykerinos serve --ssh 127.0.0.1:0`` on temporary folders."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.db = folder / "data" / "tables.db"
+        self.socket = folder / "t.sock"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "table.server", "--socket", str(self.socket),
+             "--db", str(self.db), "--ssh", "127.0.0.1:0"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        deadline = time.monotonic() + START_LIMIT
+        while not self.socket.exists():
+            assert self.process.poll() is None, self.process.stderr and self.process.stderr.read()
+            assert time.monotonic() < deadline, "the door never opened"
+            time.sleep(0.02)
+        self.port = int((self.db.parent / PORT_FILE).read_text())
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def door() -> Iterator[Door]:
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        running = Door(Path(folder))
+        try:
+            yield running
+        finally:
+            running.stop()
+
+
+def new_key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+def known(door: Door, name: str) -> asyncssh.SSHKey:
+    """A key of ``name``'s, added as the host does."""
+    key = new_key()
+    with Players(door.db) as players:
+        players.add(name, key.export_public_key().decode())
+    return key
+
+
+class Typist(asyncssh.SSHClient):
+    """Answers every keyboard-interactive prompt with the next of ``answers`` and
+    keeps the prompts it was shown."""
+
+    def __init__(self, answers: Sequence[str]) -> None:
+        self.answers = list(answers)
+        self.prompts: list[str] = []
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: Sequence[tuple[str, bool]]
+    ) -> Sequence[str] | None:
+        self.prompts += [prompt for prompt, _echo in prompts]
+        if not self.answers:
+            return None
+        return [self.answers.pop(0) for _ in prompts]
+
+
+async def connect(
+    door: Door, key: asyncssh.SSHKey | None = None, answers: Sequence[str] = (), **options: object
+) -> tuple[asyncssh.SSHClientConnection, Typist]:
+    typist = Typist(answers)
+    conn, _client = await asyncssh.create_connection(
+        lambda: typist, "127.0.0.1", door.port, known_hosts=None, username="anyone",
+        client_keys=[key] if key is not None else [], agent_path=None,
+        preferred_auth="publickey,keyboard-interactive,password", **options,
+    )  # fmt: skip
+    return conn, typist
+
+
+async def status(conn: asyncssh.SSHClientConnection) -> str:
+    result = await conn.run("status", encoding="utf-8")
+    return str(result.stdout)
+
+
+async def test_a_known_key_signs_in_as_its_player(door: Door) -> None:
+    conn, typist = await connect(door, known(door, "Ann"))
+    async with conn:
+        assert await status(conn) == "No table is waiting for Ann.\n"
+    assert typist.prompts == []  # never asked for a code
+
+
+async def test_no_key_gets_no_code_prompt_and_no_password_is_taken(door: Door) -> None:
+    typist = Typist(["anything"])
+    with pytest.raises(asyncssh.PermissionDenied):
+        await asyncssh.create_connection(
+            lambda: typist, "127.0.0.1", door.port, known_hosts=None, username="x",
+            client_keys=[], agent_path=None, password="secret",
+            preferred_auth="keyboard-interactive,password",
+        )  # fmt: skip
+    assert typist.prompts == []
+
+
+async def test_an_unknown_key_redeems_a_code_and_is_its_players_from_then_on(door: Door) -> None:
+    with Players(door.db) as players:
+        code = players.invite("Cat")
+    key = new_key()
+    conn, typist = await connect(door, key, answers=["WRONG-CODE", code])
+    async with conn:
+        assert await status(conn) == "No table is waiting for Cat.\n"
+    assert "not known here yet" in typist.prompts[0]
+    assert typist.prompts[1].startswith("This is not an invitation code of this server.")
+    again, typist = await connect(door, key)  # the key is Cat's now: no code
+    async with again:
+        assert await status(again) == "No table is waiting for Cat.\n"
+    assert typist.prompts == []
+
+
+async def test_a_used_code_is_refused_in_words_and_three_tries_end_the_connection(
+    door: Door,
+) -> None:
+    with Players(door.db) as players:
+        code = players.invite("Dan")
+    first, _typist = await connect(door, new_key(), answers=[code])
+    first.close()
+    typist = Typist([code, code, code, ""])
+    with pytest.raises(asyncssh.PermissionDenied):
+        await asyncssh.create_connection(
+            lambda: typist, "127.0.0.1", door.port, known_hosts=None, username="x",
+            client_keys=[new_key()], agent_path=None,
+        )  # fmt: skip
+    assert "already used" in typist.prompts[1]
+    assert "No more tries on this connection" in typist.prompts[3]
+    assert len(typist.prompts) == 4
+
+
+async def test_no_forwarding_of_any_kind(door: Door) -> None:
+    conn, _typist = await connect(door, known(door, "Fay"))
+    async with conn:
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", 22)
+        with pytest.raises(asyncssh.ChannelListenError):
+            await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22)
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_unix_connection(asyncssh.SSHUNIXSession, str(door.socket))
+        with pytest.raises(asyncssh.ChannelOpenError, match="Session request failed"):
+            await conn.create_session(asyncssh.SSHClientSession, subsystem="sftp")
+
+
+async def test_wrong_codes_from_one_address_are_bounded() -> None:
+    """Ten wrong codes from one address in 15 minutes, then that address is told to
+    wait; a known key from the same address still comes in."""
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        door = await asyncio.to_thread(Door, Path(folder))
+        try:
+            for _ in range(4):
+                with pytest.raises(asyncssh.PermissionDenied):
+                    await connect(door, new_key(), answers=["BAD1", "BAD2", "BAD3", ""])
+            with pytest.raises(asyncssh.DisconnectError, match="too many wrong invitation codes"):
+                await connect(door, new_key(), answers=["BAD"])
+            conn, _typist = await connect(door, known(door, "Gus"))
+            async with conn:
+                assert await status(conn) == "No table is waiting for Gus.\n"
+        finally:
+            door.stop()
