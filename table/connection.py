@@ -106,13 +106,14 @@ async def read_message(reader: asyncio.StreamReader) -> wire.ServerMessage:
     return wire.read_server(await wire.read_body(reader, wire.MAX_FRAME, "frame from the server"))
 
 
-async def connect(path: Path, player: str | None = None) -> Connection:
-    """Dial the server at ``path`` and say hello as ``player`` (None: the login name).
-    Raises :class:`Refused` with the server's reason, ``ConnectionError`` for a server
+async def connect(path: Path, player: str | None = None, ticket: str | None = None) -> Connection:
+    """Dial the server at ``path`` and say hello as ``player`` (None: the login name), or
+    with the ``ticket`` a door gave its session (the server then grants the ticket's
+    player). Raises :class:`Refused` with the server's reason, ``ConnectionError`` for a server
     that does not say hello, ``OSError`` when nothing listens there."""
     reader, writer = await asyncio.open_unix_connection(str(path), limit=wire.MAX_FRAME)
     try:
-        writer.write(wire.frame(wire.Hello(wire.VERSION, player)))
+        writer.write(wire.frame(wire.Hello(wire.VERSION, player, ticket)))
         await writer.drain()
         answer = await asyncio.wait_for(read_message(reader), HELLO_TIMEOUT)
     except (TimeoutError, asyncio.IncompleteReadError, wire.ProtocolError) as exc:

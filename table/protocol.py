@@ -8,9 +8,10 @@ may send) or :data:`ServerMessage` (what the server sends); anything else is ref
 
 The exchange:
 
-1. The client sends :class:`Hello` (the protocol version, the player name it claims). The
-   server answers :class:`Welcome` (the name it grants, from the socket's peer credentials)
-   or :class:`Error` and closes.
+1. The client sends :class:`Hello` (the protocol version, the player name it claims, and
+   in a door's session the ticket the door gave it). The server answers :class:`Welcome`
+   (the name it grants, from the socket's peer credentials or the ticket) or
+   :class:`Error` and closes.
 2. Requests (:data:`Request`: :class:`ListTables`, :class:`CreateTable`, :class:`Join`,
    :class:`Watch`, :class:`Play`, :class:`Undo`, :class:`Leave`, :class:`HandOver`,
    :class:`Pause`, :class:`Resume`, :class:`Say`, :class:`Ladder`, :class:`Export`) each
@@ -137,10 +138,17 @@ class TableInfo(msgspec.Struct, frozen=True):
 # ---------------------------------------------------------------- client → server
 
 
-class Hello(_Message, frozen=True, tag="hello"):
+class Hello(_Message, frozen=True, tag="hello", omit_defaults=True):
+    """Sent without its defaults, so a hello without a ticket is the hello of every
+    client of version 2 (a server that does not know ``ticket`` still reads it)."""
+
     version: int
     player: Name | None = None
     """The name claimed: honoured from a trusted account, else it must be the login."""
+    ticket: Annotated[str, msgspec.Meta(max_length=128)] | None = None
+    """A door's session: the ticket the door gave the process it started; the server
+    grants the ticket's player whatever ``player`` says (only to the server's own
+    account, as which the door's sessions run)."""
 
 
 class ListTables(_Message, frozen=True, tag="list"):

@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -83,15 +83,19 @@ Request = wire.Play | wire.Undo | wire.HandOver | wire.Pause | wire.Resume | wir
 @dataclass(frozen=True)
 class ServerAddress:
     """Where the table server listens, and who this terminal's player claims to be (None:
-    the login name; a shared game account names its players, see ``--trust-account``)."""
+    the login name; a shared game account names its players, see ``--trust-account``); in
+    a door's session, the ticket the door gave it, sent on every dial (it is a secret:
+    never in a repr)."""
 
     socket: Path
     player: str | None = None
+    ticket: str | None = field(default=None, repr=False)
 
     async def dial(self) -> Link:
         from table.connection import connect
 
-        return await asyncio.wait_for(connect(self.socket, self.player), DIAL_TIMEOUT)
+        connecting = connect(self.socket, self.player, self.ticket)
+        return await asyncio.wait_for(connecting, DIAL_TIMEOUT)
 
     async def directory(self, keep: Keep | None = None) -> TableDirectory:
         """The server's lobby (its games exported through ``keep``); raises

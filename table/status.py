@@ -39,6 +39,10 @@ MAX_FRAME = 1024 * 1024
 
 HEADER = struct.Struct(">I")
 
+TICKET_ENV = "MYKERINOS_TICKET"
+"""The environment variable holding the ticket a door gives each session it starts
+(``mykerinos`` then plays at the table server only, as the ticket's player)."""
+
 
 class BrokenServer(Exception):
     """Something answered at the socket, but not as a table server does (``str``: how)."""
@@ -52,18 +56,21 @@ class Refused(Exception):
 
 
 def my_turns(
-    path: str, player: str | None, deadline: float | None = None
+    path: str, player: str | None, ticket: str | None = None, deadline: float | None = None
 ) -> tuple[str, list[dict[str, object]]]:
-    """The name the server knows this terminal by, and the tables where it is that
-    player's turn, all within ``deadline`` (a ``time.monotonic`` time; None:
-    :data:`DEADLINE` seconds from now). Raises ``OSError`` when no server answers in time,
-    :class:`Refused` with its reason, :class:`BrokenServer` when it answers outside the
-    protocol."""
+    """The name the server knows this terminal by (with a door's ``ticket``: the ticket's
+    player), and the tables where it is that player's turn, all within ``deadline`` (a
+    ``time.monotonic`` time; None: :data:`DEADLINE` seconds from now). Raises ``OSError``
+    when no server answers in time, :class:`Refused` with its reason,
+    :class:`BrokenServer` when it answers outside the protocol."""
     deadline = time.monotonic() + DEADLINE if deadline is None else deadline
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(_left(deadline))
         sock.connect(path)
-        _send(sock, {"t": "hello", "version": VERSION, "player": player}, deadline)
+        hello: dict[str, object] = {"t": "hello", "version": VERSION, "player": player}
+        if ticket is not None:  # only then: a server before tickets refuses the field
+            hello["ticket"] = ticket
+        _send(sock, hello, deadline)
         me = _welcome(_receive(sock, deadline))
         _send(sock, {"t": "list", "ref": 1}, deadline)
         tables = _lobby(_receive(sock, deadline))
@@ -259,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     path = args.socket or os.environ.get("MYKERINOS_SOCKET") or _default_socket()
     where = shown(path, REASON_LIMIT)
     try:
-        me, tables = my_turns(path, args.player)
+        me, tables = my_turns(path, args.player, os.environ.get(TICKET_ENV))
     except Refused as exc:
         print(f"mykerinos: the table server at {where} refused: {exc}", file=sys.stderr)
         return 2

@@ -100,4 +100,4 @@ def shown_server(address: ServerAddress) -> ShownServer:
     """``address``, its server's words shown safely."""
     if isinstance(address, ShownServer):
         return address
-    return ShownServer(address.socket, address.player)
+    return ShownServer(address.socket, address.player, address.ticket)

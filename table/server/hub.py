@@ -1,11 +1,12 @@
 """The hub: connections, who they are, and which room each request goes to.
 
 A connection says hello, is granted a player's name (:func:`grant`, from the socket's
-peer credentials) and then sends requests, each answered by its ``ref``. The hub owns
-what is shared by every table: the rooms, the writer, the computer players, the ladder,
-and the limits that keep one player from starving the others (connections and open
-tables per player, a deadline on every request once its first byte arrived). Everything
-that changes a table is the room's (:mod:`table.server.room`).
+peer credentials, or from the ticket of a door's session) and then sends requests, each
+answered by its ``ref``. The hub owns what is shared by every table: the rooms, the
+writer, the computer players, the ladder, the doors' tickets, and the limits that keep
+one player from starving the others (connections and open tables per player, a deadline
+on every request once its first byte arrived). Everything that changes a table is the
+room's (:mod:`table.server.room`).
 """
 
 from __future__ import annotations
@@ -93,6 +94,10 @@ class Hub:
         self.writer = writer
         self.ratings = ratings
         self.trusted = frozenset(trusted)
+        self.own_login = login_of(os.getuid())
+        """The server's own account: a door's sessions run as it (see :meth:`grant`)."""
+        self._tickets: dict[str, str] = {}
+        """The player of each door's session, by its ticket (see :meth:`issue_ticket`)."""
         self.computers = computers
         self.limits = limits
         self.rooms: dict[int, Room] = {}
@@ -130,6 +135,23 @@ class Hub:
                 await room.finish()
             self.computers_play(room)
 
+    # ---------------------------------------------------------------- doors' tickets
+
+    def issue_ticket(self, player: str) -> str:
+        """A new ticket granting ``player`` (a checked name, else :class:`Refusal`): a door
+        hands it to the session it starts, whose hello carries it. Kept in memory only: a
+        server's restart ends every door's session anyway, the doors living in its
+        process."""
+        name = rules.checked_name(player)
+        ticket = secrets.token_urlsafe(32)
+        self._tickets[ticket] = name
+        return ticket
+
+    def revoke_ticket(self, ticket: str) -> None:
+        """No new hello is granted with ``ticket`` (its session ended); connections it
+        opened stay until they close (the door ends the session's process itself)."""
+        self._tickets.pop(ticket, None)
+
     # ---------------------------------------------------------------- connections
 
     async def connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -160,7 +182,8 @@ class Hub:
             self.clients.add(client)
             self.connections[player] += 1
             client.send(wire.Welcome(wire.VERSION, player))
-            log(f"{player} connected (login {login})")
+            through = " through a door" if hello.ticket is not None else ""
+            log(f"{player} connected (login {login}{through})")
             await self.serve(client, reader, writer)
         except Refusal as exc:
             writer.write(wire.frame(wire.Error(0, str(exc))))
@@ -184,10 +207,12 @@ class Hub:
     ) -> wire.ClientMessage:
         """The first message of a connection, within :data:`HELLO_WITHIN` seconds; a login
         may have at most ``limits.connections`` connections waiting to say hello (silent
-        ones must not take every place, whatever the limit in all). A trusted account is
-        not held to it: every player of a shared account (or of a door) comes through it,
-        and none of them can open a connection of their own."""
-        if login not in self.trusted and self.greeting[login] >= self.limits.connections:
+        ones must not take every place, whatever the limit in all). A trusted account and
+        the server's own are not held to it: every player of a shared account comes
+        through the one, every door's session through the other, and none of them can
+        open a connection of their own."""
+        exempt = login in self.trusted or login == self.own_login
+        if not exempt and self.greeting[login] >= self.limits.connections:
             raise Refusal(f"login {login} has {self.greeting[login]} connections saying hello")
         with counted(self.greeting, login):
             return await asyncio.wait_for(self.deadlines.read(reader, writer), HELLO_WITHIN)
@@ -207,12 +232,26 @@ class Hub:
             await self.handle(client, message)
 
     def grant(self, login: str, hello: wire.Hello) -> str:
-        """The name a connection plays as (raises :class:`Refusal` saying why not)."""
+        """The name a connection plays as (raises :class:`Refusal` saying why not): with a
+        ticket, its player, whatever ``hello.player`` says; else the login, or the name a
+        trusted account gives."""
         if hello.version != wire.VERSION:
             raise Refusal(
                 f"this server speaks protocol {wire.VERSION}, this mykerinos "
                 f"{hello.version}: update mykerinos to play here"
             )
+        if hello.ticket is not None:
+            # Only the server's own account runs a door's sessions: a ticket from any
+            # other login was copied out of one (or guessed), and is not looked at.
+            if login != self.own_login:
+                raise Refusal(
+                    f"login {login!r} sent a door's ticket: tickets come only from the "
+                    "door's own sessions"
+                )
+            player = self._tickets.get(hello.ticket)
+            if player is None:
+                raise Refusal("this door session has ended: connect through the door again")
+            return player
         if hello.player is None or hello.player == login:
             return login
         if login in self.trusted:
@@ -460,6 +499,12 @@ def peer_login(writer: asyncio.StreamWriter) -> str:
     except (OSError, AttributeError):
         raise Refusal("the server cannot tell who you are on this socket") from None
     _pid, uid, _gid = struct.unpack("3i", creds)
+    return login_of(uid)
+
+
+def login_of(uid: int) -> str:
+    """The login of ``uid`` (``uid-<uid>`` for a uid with no account); :class:`Refusal`
+    when it cannot be told (see :func:`peer_login`)."""
     if uid not in _LOGINS:
         try:
             _LOGINS[uid] = pwd.getpwuid(uid).pw_name
