@@ -8,6 +8,10 @@ SSH command without -t) it says so on stderr and exits with status 2 instead of 
 into the void. `--list` and `--help` work anywhere. Everything printed that comes from a
 save file (names, titles, errors quoting it) is printed with the characters that do not
 show as themselves escaped, so a hostile file cannot send escape sequences to a terminal.
+
+Started by a door (``MYKERINOS_TICKET`` set: a remote player's session, running as the
+host's account) it plays at the table server only, as the ticket's player; the options
+for a game on this machine are refused.
 """
 
 from __future__ import annotations
@@ -176,7 +180,29 @@ def read_cards(path: str) -> tuple[str | None, list[str]]:
     return text, []
 
 
+DOOR_REFUSES = ("--local", "--seed", "--resume", "--cards")
+"""The options for a game on this machine, which a door's session never plays."""
+
+
+def door_refusal(args: argparse.Namespace) -> str | None:
+    """Why a door's session cannot run with ``args`` (the door starts it with fixed
+    arguments: this guards against one that does not), None if it can."""
+    given = [args.local, args.seed is not None, args.resume is not None, args.cards is not None]
+    refused = [option for option, used in zip(DOOR_REFUSES, given, strict=True) if used]
+    if not refused:
+        return None
+    return f"{', '.join(refused)}: a door's session plays at the table server only"
+
+
 def _run(args: argparse.Namespace) -> int:
+    from table.status import TICKET_ENV
+
+    ticket = os.environ.get(TICKET_ENV)  # set, even empty: a door started this process
+    if ticket is not None:
+        refusal = door_refusal(args)
+        if refusal is not None:
+            print(f"mykerinos: {refusal}", file=sys.stderr)
+            return 2
     if args.list:
         return print_saves(args.save_dir)
     cards = None
@@ -193,8 +219,9 @@ def _run(args: argparse.Namespace) -> int:
         args.save_dir,
         seed=args.seed,
         resume=args.resume,
-        server=_server_address(args),
+        server=_server_address(args, ticket),
         cards=(args.cards, cards) if cards is not None else None,
+        server_only=ticket is not None,
     )
     if app.load_error is not None:
         # A wrong --resume NAME is a command-line mistake: say so there, start nothing.
@@ -206,18 +233,21 @@ def _run(args: argparse.Namespace) -> int:
         print(NO_TERMINAL, file=sys.stderr)
         return 2
     app.run()
+    if app.farewell is not None:
+        print(f"mykerinos: {app.farewell}", file=sys.stderr)
     return app.return_code or 0
 
 
-def _server_address(args: argparse.Namespace) -> ServerAddress | None:
+def _server_address(args: argparse.Namespace, ticket: str | None = None) -> ServerAddress | None:
     """Where to look for a table server: nowhere with ``--local``, a seed or a game to
-    resume (those are about a game on this machine)."""
+    resume (those are about a game on this machine); with a door's ``ticket``, sent in
+    every hello."""
     if args.local or args.seed is not None or args.resume is not None or args.cards:
         return None
     from table.address import socket_path
     from table.remote import ServerAddress
 
-    return ServerAddress(socket_path(args.socket), args.player)
+    return ServerAddress(socket_path(args.socket), args.player, ticket)
 
 
 def _one_line(message: str) -> str:

@@ -2,6 +2,12 @@
 
 The app owns the flow between screens (resume? → new game → game → summaries → final)
 and the "terminal too small" guard; the game itself lives in `GameScreen`.
+
+In a door's session (``server_only``: a remote player, playing as the host's account) the
+app plays at the table server only: every way to a game on this machine (the new-game
+form, the resume question, a saved game opened to play, the lobby's "back") leads back
+to the lobby or out of the app instead; saved games (the session's own folder, where
+its exports land) are only replayed.
 """
 
 from __future__ import annotations
@@ -65,14 +71,19 @@ class MykerinosApp(App[None]):
         computer_pause: float = 0.4,
         server: ServerAddress | None = None,
         cards: tuple[str, str] | None = None,
+        server_only: bool = False,
     ) -> None:
         """``server``: where to look for a table server (None: play on this machine only);
         ``cards``: (file name, text) of the cards new games are played with (None: the
-        built-in deck)."""
+        built-in deck); ``server_only``: a door's session, which never plays on this
+        machine (see the module docstring: it needs ``server``, and refuses ``resume``)."""
+        if server_only and (server is None or resume is not None):
+            raise ValueError("a door's session plays at the table server only")
         super().__init__()
         self.cards = cards
         self.store = store
         self.server = server
+        self.server_only = server_only
         self.directory: TableDirectory | None = None
         """The table server's tables, once it answered."""
         self.seed = seed
@@ -84,6 +95,9 @@ class MykerinosApp(App[None]):
         """Why the game to resume could not be loaded (the command prints it and stops)."""
         self.open_elsewhere: tuple[str, saves.GameOpenElsewhere] | None = None
         """The game to resume is open in another window: asked about once started."""
+        self.farewell: str | None = None
+        """Why the app ended by itself, one line for the command to print once the terminal
+        is back (Textual's exit message would be wrapped to the terminal's width)."""
         if resume is not None:
             self._load_first(resume)
 
@@ -178,13 +192,20 @@ class MykerinosApp(App[None]):
             self.notify(self.load_error, title="Cannot load", severity="error", timeout=10)
             self.start_new_game()
             return
-        if self.server is not None and self.server.socket.exists():
+        if self.server is not None and (self.server_only or self.server.socket.exists()):
             self._find_tables()
             return
         self.start_local()
 
     def start_local(self) -> None:
-        """The game on this machine: the latest unfinished one is offered, else a new one."""
+        """The game on this machine: the latest unfinished one is offered, else a new one.
+        A door's session has none: its lobby instead (or it ends, no server answering)."""
+        if self.server_only:
+            if self.directory is None:
+                self.no_table_server("no lobby was reached")
+            else:
+                self.open_lobby()
+            return
         latest = self.store.latest_unfinished() if self.offer_resume else None
         if latest is None:
             self.start_new_game()
@@ -204,11 +225,25 @@ class MykerinosApp(App[None]):
         try:
             self.directory = await shown_server(self.server).directory(self.keep_export)
         except TableUnavailable as exc:
+            if self.server_only:
+                self.no_table_server(str(exc))
+                return
             self.notify(str(exc), title="Playing on this machine", timeout=6)
             self.start_local()
             return
         self.watch_turns()
         self.open_lobby()
+
+    def no_table_server(self, reason: str) -> None:
+        """A door's session whose table server does not answer: it ends, status 1, its
+        :attr:`farewell` saying so in one line, as :func:`saves.printable` makes it (the
+        server's words in ``reason`` went through :mod:`tui.server_text` already; the
+        socket's path may hold anything)."""
+        import saves
+
+        reason = saves.printable(" ".join(reason.split())).rstrip(".")
+        self.farewell = f"The table server does not answer: {reason}, try again in a moment."
+        self.exit(return_code=1)
 
     # ---------------------------------------------------------------- your turn elsewhere
 
@@ -270,6 +305,8 @@ class MykerinosApp(App[None]):
             saves.Session.adopt(self.store, data, name).close()
         except saves.SaveError as exc:
             raise SeatError(str(exc)) from None
+        if self.server_only:
+            return f"Exported: the game is saved here as {name!r} (o: replay it)."
         return f"Exported: the game is saved here as {name!r} (o: load or replay it)."
 
     def open_lobby(self) -> None:
@@ -278,7 +315,7 @@ class MykerinosApp(App[None]):
         if self.directory is None:
             self.notify("No table server was found.", severity="warning")
             return
-        self.show_main(LobbyScreen(self.directory))
+        self.show_main(LobbyScreen(self.directory, back=not self.server_only))
 
     def on_lobby_screen_opened(self, message: LobbyScreen.Opened) -> None:
         from tui.screens.game import GameScreen
@@ -286,7 +323,10 @@ class MykerinosApp(App[None]):
         self.show_main(GameScreen(message.seat))
 
     def on_lobby_screen_closed(self, _message: LobbyScreen.Closed) -> None:
-        self.start_local()
+        if self.server_only:
+            self.exit()  # there is no game on this machine to go back to
+        else:
+            self.start_local()
 
     def on_tables_requested(self, _message: TablesRequested) -> None:
         self.open_lobby()
@@ -359,8 +399,12 @@ class MykerinosApp(App[None]):
         self.check_size()
 
     def start_new_game(self) -> None:
+        """The new-game form (a door's session: its lobby, where tables are created)."""
         from tui.screens.new_game import NewGameScreen
 
+        if self.server_only:
+            self.start_local()
+            return
         can_cancel = self.session is not None and not self.session.finished
         tables = self.directory is not None
         cards = self.cards[0] if self.cards is not None else None
@@ -391,14 +435,22 @@ class MykerinosApp(App[None]):
         self.open_game(session)
 
     def open_game(self, session: saves.Session) -> None:
+        """Play ``session`` here (a door's session never does: its lobby instead)."""
+        if self.server_only:
+            session.close()
+            self.start_local()
+            return
         self.session = session
         self.show_main(self._game_screen(session))
 
     def load_game(self, name: str) -> None:
         """Play the saved game ``name``; if another window has it open, ask whether to
-        watch it or take it over."""
+        watch it or take it over. A door's session replays it instead."""
         import saves
 
+        if self.server_only:
+            self.replay_saved(name)
+            return
         try:
             session = self.store.open(name)
         except saves.GameOpenElsewhere as exc:
@@ -440,10 +492,23 @@ class MykerinosApp(App[None]):
                 self.load_game(name)
             elif back is not None:
                 back()
-            elif self.session is None:
-                self.start_new_game()
+            elif self.session is None and not self.server_only:
+                self.start_new_game()  # a door's session: back to the game under the list
 
         self.push_screen(LoadScreen(self.store), chosen)
+
+    def replay_saved(self, name: str) -> None:
+        """The saved game ``name`` in the replay screen, read without taking it."""
+        import saves
+        from tui.screens.replay import ReplayScreen
+
+        try:
+            session = self.store.watch(name)
+        except saves.SaveError as exc:
+            self.notify(str(exc), title="Cannot open", severity="error", timeout=10)
+            return
+        session.close()
+        self.push_screen(ReplayScreen(session))
 
     # ---------------------------------------------------------------- screens' requests
 
@@ -486,11 +551,13 @@ def make_app(
     computer_pause: float = 0.4,
     server: ServerAddress | None = None,
     cards: tuple[str, str] | None = None,
+    server_only: bool = False,
 ) -> MykerinosApp:
     """The app users run: saves in ``save_dir`` (else the env/default folder, see
     `saves.default_folder`); ``resume`` a save name (``""``: the latest unfinished game);
     ``computer_pause`` seconds between computer moves (0 in tests); ``server`` where a
-    table server may listen (its lobby comes first when it answers)."""
+    table server may listen (its lobby comes first when it answers); ``server_only``: a
+    door's session, playing at that server only (see :class:`MykerinosApp`)."""
     import saves
 
     store = saves.SaveStore(saves.default_folder(None if save_dir is None else str(save_dir)))
@@ -505,4 +572,5 @@ def make_app(
         computer_pause=computer_pause,
         server=server,
         cards=cards,
+        server_only=server_only,
     )

@@ -4,7 +4,8 @@ Your tables come first (those where it is your turn before the others), then tab
 a seat free for you, then the games you can watch. The list refreshes itself every
 :data:`REFRESH` seconds. Enter sits you at the table under the cursor (or watches it when
 there is no seat for you), ``w`` watches, ``c`` creates a table, ``n`` chooses how a turn
-at another table is told, Esc goes back to the game on this machine.
+at another table is told, Esc goes back to the game on this machine (in a door's session,
+which has none, Esc quits).
 """
 
 from __future__ import annotations
@@ -126,7 +127,11 @@ class LobbyScreen(Screen[None]):
         Binding("r", "refresh", "Refresh", show=False),
         Binding("n", "notices", "Notices"),
         Binding("L", "ladder", "Ladder", key_display="L"),
+        # Esc goes back to the game on this machine, or quits where there is none (a
+        # door's session): check_action disables "close" there, so the second one runs
+        # and the keys bar offers no "Back" (q names quitting).
         Binding("escape", "close", "Back"),
+        Binding("escape", "quit", "Quit", show=False),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -140,10 +145,18 @@ class LobbyScreen(Screen[None]):
     class Closed(Message):
         """The player left the lobby (Esc): back to the game on this machine."""
 
-    def __init__(self, directory: TableDirectory) -> None:
+    def __init__(self, directory: TableDirectory, back: bool = True) -> None:
+        """``back``: there is a game on this machine for Esc to go back to (False in a
+        door's session: Esc quits)."""
         super().__init__()
         self.directory = directory
+        self.back = back
         self.tables: list[TableInfo] = []
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "close":
+            return self.back
+        return True
 
     def compose(self) -> ComposeResult:
         title = f"Tables on the server · you play as {self.directory.player}"
