@@ -11,6 +11,6 @@ the hub issued for that player, so nothing typed later can change who they are.
 - :mod:`table.door.hostkey`: the door's own Ed25519 host key, kept in the data folder.
 - :mod:`table.door.gate`: authentication, the bounds on attempts and wrong codes.
 - :mod:`table.door.session`: one SSH session: the game in a pty, ``status``, refusals.
-- :mod:`table.door.child`: the program a session runs (takes the pty, then the game).
 - :mod:`table.door.server`: the listener, the bounds on sessions, start and stop.
+- :mod:`tui.door` (the game's side, so in ``tui``): what a session runs in its pty.
 """

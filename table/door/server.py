@@ -158,7 +158,7 @@ class Door:
     def game_command(self, home: Path) -> list[str]:
         """The game, in isolated mode, on this server's socket, saving in ``home``."""
         return [
-            sys.executable, "-I", "-m", "table.door.child",
+            sys.executable, "-I", "-m", "tui.door",
             "--socket", str(self.socket), "--save-dir", str(home / "saves"),
         ]  # fmt: skip
 

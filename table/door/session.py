@@ -1,6 +1,6 @@
 """One SSH session through the door: the game in a pty, ``status``, or a refusal.
 
-A session that asks for a terminal gets the game (:mod:`table.door.child`) in a process
+A session that asks for a terminal gets the game (:mod:`tui.door`) in a process
 of its own, on a pty of the client's size (a resize sets the pty's size, and the kernel
 sends the game SIGWINCH), with an environment the door builds from nothing: the
 client's ``TERM``, ``LANG``/``LC_*`` and ``NO_COLOR`` when they are well-formed, the

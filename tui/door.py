@@ -1,4 +1,4 @@
-"""What a door session runs in its pty: ``python -I -m table.door.child ARGS``.
+"""What an SSH door session runs in its pty: ``python -I -m tui.door ARGS``.
 
 It makes the pty its controlling terminal first (``login_tty``: a new session, the pty
 its terminal, on stdin, stdout and stderr), so that when the door closes the pty's other
