@@ -228,7 +228,9 @@ class Visitor(asyncssh.SSHServer):
         return self._unknown_key is not None and self._code_tries < CODE_TRIES
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> KbdIntChallenge:
-        return _ask("This key is not known here yet. Invitation code: ")
+        key = self._unknown_key
+        which = f" ({fingerprint(key)})" if key is not None else ""
+        return _ask(f"This key{which} is not known here yet. Invitation code: ")
 
     async def validate_kbdint_response(
         self, username: str, responses: Sequence[str]

@@ -29,11 +29,12 @@ def host_key(folder: Path) -> asyncssh.SSHKey:
         _create(path)
     try:
         mode = path.stat().st_mode
-        if mode & (stat.S_IRWXG | stat.S_IRWXO):
-            raise HostKeyError(f"the door's host key {path} can be read by others: chmod 600 it")
-        return asyncssh.read_private_key(path)
+        key = asyncssh.read_private_key(path)
     except (OSError, asyncssh.KeyImportError) as exc:
         raise HostKeyError(f"cannot read the door's host key {path}: {exc}") from None
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise HostKeyError(f"the door's host key {path} can be read by others: chmod 600 it")
+    return key
 
 
 def fingerprint(key: asyncssh.SSHKey) -> str:

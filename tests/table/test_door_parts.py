@@ -87,8 +87,9 @@ def test_the_host_key_is_made_once_readable_by_its_owner_only(tmp_path) -> None:
 def test_a_host_key_others_can_read_is_refused(tmp_path) -> None:
     host_key(tmp_path)
     (tmp_path / KEY_NAME).chmod(0o644)
-    with pytest.raises(HostKeyError, match="chmod 600"):
+    with pytest.raises(HostKeyError, match="chmod 600") as refused:
         host_key(tmp_path)
+    assert str(refused.value).count("host key") == 1  # said once, not wrapped again
 
 
 def test_session_channels_on_one_connection_are_bounded() -> None:

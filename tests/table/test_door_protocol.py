@@ -17,7 +17,7 @@ import asyncssh
 import pytest
 
 from table.door.options import PORT_FILE
-from table.players import Players
+from table.players import Players, fingerprint
 
 START_LIMIT = 20.0
 """Seconds the server may take to open its door (a bound against hangs, not a timing)."""
@@ -135,7 +135,7 @@ async def test_an_unknown_key_redeems_a_code_and_is_its_players_from_then_on(doo
     conn, typist = await connect(door, key, answers=["WRONG-CODE", code])
     async with conn:
         assert await status(conn) == "No table is waiting for Cat.\n"
-    assert "not known here yet" in typist.prompts[0]
+    assert f"This key ({fingerprint(key.public_data)}) is not known here yet" in typist.prompts[0]
     assert typist.prompts[1].startswith("This is not an invitation code of this server.")
     again, typist = await connect(door, key)  # the key is Cat's now: no code
     async with again:
