@@ -1,0 +1,362 @@
+"""A command in a pseudo-terminal of a given size, read through a terminal emulator.
+
+:class:`PtyProcess` runs a command (the real ``ssh`` client, or the game itself) in a new
+session whose controlling terminal is a fresh pty, and feeds everything it writes to a
+``pyte`` screen of the pty's size, so that a test reads what a person would see:
+:meth:`PtyProcess.wait_for` a text, :meth:`PtyProcess.send` keys, :meth:`PtyProcess.resize`
+the window (the pty's size is set, SIGWINCH follows, and the emulator's screen changes
+with it). A reader thread drains the pty at all times, so the command never blocks on a
+full terminal. Every wait is bounded, and :meth:`PtyProcess.close` (also the end of a
+``with`` block) kills the command's whole process group and joins the reader: nothing is
+left behind, whatever the test did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import termios
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+
+import pyte
+
+DEFAULT_TIMEOUT = 15.0
+"""Seconds a wait may take unless told otherwise (a bound against hangs, not a timing)."""
+POLL = 0.02
+"""Seconds between two looks at the screen."""
+KEEP_OUTPUT = 1 << 20
+"""Bytes of raw output kept for :attr:`PtyProcess.output` (the last ones)."""
+
+
+ESCAPES = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z]|[@-_=>])"
+)
+"""Escape sequences (CSI, OSC, character set choices, two-byte ones) in output."""
+
+
+def plain(output: str) -> str:
+    """``output`` without escape sequences and carriage returns."""
+    return ESCAPES.sub("", output).replace("\r", "")
+
+
+def _take_terminal() -> None:
+    """In the child, after ``setsid``: the pty on stdin becomes its controlling terminal,
+    so that ssh reads passwords and codes from it and a hang-up reaches it."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def _set_size(fd: int, cols: int, rows: int) -> None:
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
+class PtyProcess:
+    """``argv`` running in a ``cols``×``rows`` pty, its output on a ``pyte`` screen."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        cols: int = 80,
+        rows: int = 24,
+        env: Mapping[str, str] | None = None,
+        cwd: str | Path | None = None,
+    ) -> None:
+        self.argv = list(argv)
+        self.screen = pyte.Screen(cols, rows)
+        self._stream = pyte.ByteStream(self.screen)
+        self._lock = threading.Lock()
+        self._raw = bytearray()
+        self._received = 0
+        """Bytes read from the terminal so far (all of them, unlike ``_raw``)."""
+        self._ended = threading.Event()
+        self.master, slave = pty.openpty()
+        try:
+            _set_size(slave, cols, rows)
+            environ = dict(os.environ if env is None else env)
+            environ.setdefault("TERM", "xterm-256color")
+            self.process = subprocess.Popen(
+                self.argv,
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                cwd=cwd,
+                env=environ,
+                start_new_session=True,
+                preexec_fn=_take_terminal,
+                close_fds=True,
+            )
+        except BaseException:
+            os.close(self.master)
+            raise
+        finally:
+            os.close(slave)
+        self.pid = self.process.pid
+        self._reader = threading.Thread(target=self._read, name=f"pty-{self.pid}", daemon=True)
+        self._reader.start()
+
+    # ---------------------------------------------------------------- output
+
+    def _read(self) -> None:
+        """Drain the pty into the emulator until it ends (EIO once the last process
+        holding the terminal is gone) or the master is closed."""
+        while True:
+            try:
+                ready, _, _ = select.select([self.master], [], [], 0.1)
+                if not ready:
+                    if self._ended.is_set():
+                        return
+                    continue
+                chunk = os.read(self.master, 65536)
+            except (OSError, ValueError):  # EIO: the terminal hung up; EBADF: closed
+                break
+            if not chunk:
+                break
+            with self._lock:
+                self._received += len(chunk)
+                self._raw += chunk
+                if len(self._raw) > KEEP_OUTPUT:
+                    del self._raw[: len(self._raw) - KEEP_OUTPUT]
+                self._feed(chunk)
+        self._ended.set()
+
+    def _feed(self, chunk: bytes) -> None:
+        try:
+            self._stream.feed(chunk)
+        except Exception as exc:  # an emulator's fault must not hide what the test sees
+            self._raw += f"\n[pyte could not read the output: {exc!r}]\n".encode()
+
+    @property
+    def output(self) -> str:
+        """Every byte written to the terminal so far (the last :data:`KEEP_OUTPUT`),
+        decoded, escape sequences and all."""
+        with self._lock:
+            return self._raw.decode("utf-8", errors="replace")
+
+    def text(self, start: int = 0) -> str:
+        """What was written to the terminal from character ``start`` of :attr:`output` on, as
+        plain text: escape sequences and carriage returns taken out, so that a sentence
+        the terminal wrapped reads whole (as the ssh client's prompts are written)."""
+        return plain(self.output[start:])
+
+    def wait_output(
+        self, check: Callable[[str], bool], timeout: float = DEFAULT_TIMEOUT, *, what: str
+    ) -> str:
+        """Wait until ``check`` holds of :meth:`text` (everything written so far, plain);
+        that text. On timeout, an ``AssertionError`` as :meth:`wait_for`'s."""
+        end = time.monotonic() + timeout
+        while True:
+            written = self.text()
+            if check(written):
+                return written
+            if time.monotonic() > end:
+                raise AssertionError(self._report(f"never saw {what}", timeout))
+            time.sleep(POLL)
+
+    def wait_quiet(self, quiet: float = 0.3, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait until the command has written nothing for ``quiet`` seconds (its screen
+        settled, as when a person acts on it)."""
+        end = time.monotonic() + timeout
+        size, since = self._received, time.monotonic()
+        while time.monotonic() - since < quiet:
+            if time.monotonic() > end:
+                raise AssertionError(self._report(f"never quiet for {quiet:g} s", timeout))
+            time.sleep(POLL)
+            if self._received != size:
+                size, since = self._received, time.monotonic()
+
+    def lines(self) -> list[str]:
+        """The screen's rows, as shown."""
+        with self._lock:
+            return list(self.screen.display)
+
+    def screen_text(self) -> str:
+        """The screen, one row per line, trailing blanks dropped."""
+        return "\n".join(line.rstrip() for line in self.lines()).rstrip("\n")
+
+    def wait_for(
+        self,
+        text: str | Callable[[str], bool],
+        timeout: float = DEFAULT_TIMEOUT,
+        *,
+        what: str | None = None,
+    ) -> str:
+        """Wait until ``text`` is on one row of the screen (or, given a function of the
+        screen's text, until it holds); the screen's text then. On timeout, an
+        ``AssertionError`` showing the screen, whether the command ended, and its status."""
+        check: Callable[[str], bool]
+        if callable(text):
+            check = text
+        else:
+            needle = text
+            check = lambda screen: any(needle in row for row in screen.split("\n"))  # noqa: E731
+        end = time.monotonic() + timeout
+        while True:
+            screen = self.screen_text()
+            if check(screen):
+                return screen
+            if time.monotonic() > end:
+                raise AssertionError(self._report(f"never saw {what or repr(text)}", timeout))
+            time.sleep(POLL)
+
+    def wait_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
+        """Wait until ``text`` is on no row of the screen."""
+        return self.wait_for(lambda screen: text not in screen, timeout, what=f"{text!r} gone")
+
+    def _report(self, problem: str, timeout: float) -> str:
+        status = self.process.poll()
+        ended = "still running" if status is None else f"ended with status {status}"
+        return (
+            f"{problem} within {timeout:g} s ({' '.join(self.argv[:3])}… {ended}); "
+            f"the {self.screen.columns}×{self.screen.lines} screen:\n"
+            + "─" * self.screen.columns
+            + f"\n{self.screen_text()}\n"
+            + "─" * self.screen.columns
+        )
+
+    # ---------------------------------------------------------------- input
+
+    def send(self, keys: bytes | str) -> None:
+        """Type ``keys`` (a string is sent as UTF-8)."""
+        data = keys.encode() if isinstance(keys, str) else keys
+        end = time.monotonic() + DEFAULT_TIMEOUT
+        while data:
+            try:
+                written = os.write(self.master, data)
+            except BlockingIOError:
+                written = 0
+            except OSError as exc:
+                raise AssertionError(self._report(f"could not type ({exc})", 0)) from None
+            data = data[written:]
+            if data:
+                assert time.monotonic() < end, self._report("no input taken", DEFAULT_TIMEOUT)
+                time.sleep(POLL)
+
+    def resize(self, cols: int, rows: int) -> None:
+        """The window becomes ``cols``×``rows``: the pty's size (the kernel sends SIGWINCH
+        to the command), and the emulator's screen."""
+        with self._lock:
+            self.screen.resize(rows, cols)
+        _set_size(self.master, cols, rows)
+
+    # ---------------------------------------------------------------- the end
+
+    def wait(self, timeout: float = DEFAULT_TIMEOUT) -> int:
+        """The command's exit status once it ends (negative: killed by that signal), after
+        its last output is read; an ``AssertionError`` if it runs past ``timeout``."""
+        try:
+            status = self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(self._report("the command did not end", timeout)) from None
+        self._ended.wait(2.0)  # the output written before it ended
+        return status
+
+    @property
+    def running(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self, number: int = signal.SIGKILL) -> None:
+        """Send ``number`` to the command alone (not its process group)."""
+        with contextlib.suppress(ProcessLookupError):
+            self.process.send_signal(number)
+
+    def close(self) -> None:
+        """Kill the command's process group, reap it, close the terminal; idempotent."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(10)
+        self._ended.set()
+        self._reader.join(5)
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+
+    def __enter__(self) -> PtyProcess:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+# ---------------------------------------------------------------- processes
+
+
+def children(pid: int) -> list[int]:
+    """The direct children of ``pid`` (those of each of its threads), [] once it is gone."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            text = Path(f"/proc/{pid}/task/{task}/children").read_text()
+        except OSError:
+            continue
+        found.extend(int(word) for word in text.split())
+    return found
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid``."""
+    seen: set[int] = set()
+    todo = children(pid)
+    while todo:
+        child = todo.pop()
+        if child not in seen:
+            seen.add(child)
+            todo.extend(children(child))
+    return seen
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    state = stat.rpartition(")")[2].split()[0]
+    return state not in ("Z", "X")
+
+
+def command_line(pid: int) -> str:
+    """``pid``'s command line, words joined by spaces ("" once it is gone)."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return ""
+    return raw.replace(b"\0", b" ").decode(errors="replace").strip()
+
+
+def environment(pid: int) -> dict[str, str] | None:
+    """``pid``'s environment as it started (None if it cannot be read)."""
+    try:
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return None
+    pairs = (entry.partition(b"=") for entry in raw.split(b"\0") if entry)
+    return {key.decode(errors="replace"): value.decode(errors="replace") for key, _, value in pairs}
+
+
+def wait_until(check: Callable[[], bool], timeout: float, message: str | Callable[[], str]) -> None:
+    """Poll ``check`` until it holds; ``AssertionError(message)`` after ``timeout``."""
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            raise AssertionError(message() if callable(message) else message)
+        time.sleep(POLL)
