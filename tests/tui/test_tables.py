@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 import core
 from table.protocol import SeatSpec
@@ -333,9 +333,13 @@ async def test_the_lobby_redraws_its_list_only_when_a_row_reads_differently(stor
         grid = lobby.query_one(DataTable)
         clear = grid.clear
         grid.clear = lambda *a, **k: rebuilt.append(1) or clear(*a, **k)  # type: ignore
+        said: list[object] = []
+        detail = lobby.query_one("#lobby-detail", Static)
+        update = detail.update
+        detail.update = lambda *a, **k: said.append(a) or update(*a, **k)  # type: ignore
         for _ in range(3):
             lobby.show_tables(tuple(lobby.tables))
-        assert rebuilt == []
+        assert rebuilt == [] and said == []
         await lobby.directory.create([SeatSpec("player", "ann"), SeatSpec("open")], title="second")
         lobby.action_refresh()
         await settle(pilot, lambda: len(lobby.tables) == 2)

@@ -154,6 +154,7 @@ class LobbyScreen(Screen[None]):
         self.tables: list[TableInfo] = []
         self._rows: list[tuple[str, Text, Text, Text, Text, Text]] = []
         """The rows shown, as shown (see :meth:`show_tables`)."""
+        self._said = ""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "close":
@@ -250,7 +251,9 @@ class LobbyScreen(Screen[None]):
             self._say(f"{info.title}: no seat for you. Enter or w: watch.")
 
     def _say(self, words: str) -> None:
-        self.query_one("#lobby-detail", Static).update(words)
+        if words != self._said:  # said again every 2 s: a repaint only when it changes
+            self._said = words
+            self.query_one("#lobby-detail", Static).update(words)
 
     # ---------------------------------------------------------------- actions
 
