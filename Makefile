@@ -68,8 +68,9 @@ $(TEST_STAMP): $(PLAY_STAMP) $(TEST_LOCK)
 	@$(BIN)/python -m compileall -qq -j 0 $(VENV)/lib || true
 	@touch $@
 
-# The SSH door's tests drive the real OpenSSH client (ssh, ssh-keygen, sftp). Installed from
-# the system's packages when absent and this is root (CI); otherwise say what to install.
+# The SSH door's tests drive the real OpenSSH client (ssh, ssh-keygen, sftp), the web door's
+# Debian's Chromium (Playwright never downloads a browser here). Installed from the system's
+# packages when absent and this is root (CI: about 35 s for chromium); otherwise say so.
 SYSTEM_INSTALL = if command -v apt-get >/dev/null; then \
 		apt-get install -y -qq $(1) >/dev/null 2>&1 || \
 		{ apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq $(1) >/dev/null 2>&1; }; \
@@ -79,6 +80,11 @@ system-tools:
 		echo "Installing openssh-client (the SSH door's tests use the real ssh client)…"; \
 		if [ "$$(id -u)" = 0 ]; then $(call SYSTEM_INSTALL,openssh-client); fi; \
 		command -v ssh >/dev/null || echo "make: install openssh-client for the SSH door's tests (they are skipped without it)"; \
+	fi
+	@if ! command -v chromium >/dev/null; then \
+		echo "Installing chromium (the web door's tests drive a real browser)…"; \
+		if [ "$$(id -u)" = 0 ]; then $(call SYSTEM_INSTALL,chromium); fi; \
+		command -v chromium >/dev/null || echo "make: install chromium for the web door's tests (they are skipped without it)"; \
 	fi
 
 play: $(PLAY_STAMP) ## Play Mykerinos in this terminal (pass options with ARGS="...")
