@@ -22,6 +22,8 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     import saves
     from table.remote import ServerAddress
 
@@ -122,7 +124,7 @@ def has_terminal() -> bool:
         return False
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, driver: type[Driver] | None = None) -> int:
     """Run the game (or ``mykerinos serve …``, the table server, ``mykerinos status``,
     where it is your turn, or ``mykerinos players …`` and ``mykerinos invite``, who may
     come in through a door); returns the process exit code. An unexpected error before or
@@ -143,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         return players(argv)
     args = parse_args(argv)
     try:
-        return _run(args)
+        return _run(args, driver)
     except Exception as error:  # the last line of defence: reported in full, on file
         from tui import crash
 
@@ -194,7 +196,9 @@ def door_refusal(args: argparse.Namespace) -> str | None:
     return f"{', '.join(refused)}: a door's session plays at the table server only"
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, driver: type[Driver] | None = None) -> int:
+    """The game; ``driver``: the Textual driver a door chose for its session (the web
+    door's, under which there is no terminal), else the terminal's own."""
     from table.status import TICKET_ENV
 
     ticket = os.environ.get(TICKET_ENV)  # set, even empty: a door started this process
@@ -227,7 +231,9 @@ def _run(args: argparse.Namespace) -> int:
         # A wrong --resume NAME is a command-line mistake: say so there, start nothing.
         print(f"mykerinos: {_one_line(app.load_error)}", file=sys.stderr)
         return 2
-    if not has_terminal():
+    if driver is not None:
+        app.driver_class = driver  # set here, never taken from TEXTUAL_DRIVER
+    elif not has_terminal():
         if app.session is not None:
             app.session.close()
         print(NO_TERMINAL, file=sys.stderr)

@@ -19,7 +19,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any, Protocol
 
 from table.door.options import AddressError, DoorLimits, parse_address
 from table.server import journal
@@ -28,9 +28,6 @@ from table.server.hub import Hub, Limits, fit_to_descriptors
 from table.server.journal import log, log_once
 from table.server.writer import Writer
 from table.store import StoreError, TableStore
-
-if TYPE_CHECKING:
-    from table.door.server import Door
 
 BACKLOG = 1024
 """Connections the kernel queues before the server accepts them: every client redials at
@@ -63,22 +60,37 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="open the SSH door there too: players come in by their keys (e.g. 2222)",
     )  # fmt: skip
     parser.add_argument(
-        "--ssh-sessions", type=int, default=DoorLimits.sessions, metavar="N",
-        help=f"sessions open through the door at once (default {DoorLimits.sessions})",
+        "--web", metavar="[HOST:]PORT",
+        help="open the web door there too: the game in a browser tab (e.g. 8080)",
     )  # fmt: skip
     parser.add_argument(
-        "--ssh-sessions-per-player", type=int, default=DoorLimits.sessions_per_player,
-        metavar="N",
-        help=f"sessions of one player at once (default {DoorLimits.sessions_per_player})",
+        "--web-url", metavar="URL",
+        help="the web door's public address behind a reverse proxy (https://host/mykerinos/)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--sessions", "--ssh-sessions", type=int, default=DoorLimits.sessions, metavar="N",
+        help=f"sessions open through the doors at once (default {DoorLimits.sessions})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--sessions-per-player", "--ssh-sessions-per-player", type=int,
+        default=DoorLimits.sessions_per_player, metavar="N",
+        help=f"door sessions of one player at once (default {DoorLimits.sessions_per_player})",
     )  # fmt: skip
     # Tests only: each commit sleeps this long first, so that requests interleave.
     parser.add_argument("--commit-delay", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.ssh is not None:
-        try:
-            args.ssh = parse_address(args.ssh)
-        except AddressError as exc:
-            parser.error(f"--ssh: {exc}")
+    for option in ("ssh", "web"):
+        if getattr(args, option) is not None:
+            try:
+                setattr(args, option, parse_address(getattr(args, option)))
+            except AddressError as exc:
+                parser.error(f"--{option}: {exc}")
+    if args.web_url is not None:
+        if args.web is None:
+            parser.error("--web-url: give --web too (where the door listens)")
+        if not args.web_url.startswith(("http://", "https://")):
+            parser.error("--web-url: an http:// or https:// address")
+        args.web_url = args.web_url.rstrip("/") + "/"
     return args
 
 
@@ -147,33 +159,51 @@ async def serve(args: argparse.Namespace) -> int:
         writer = Writer(store, args.commit_delay)
         limits = fit_to_descriptors(Limits(args.max_connections, args.max_tables))
         hub = Hub(rows, writer, ratings, args.trust_account, computers, limits)
-        door = None
-        if args.ssh is not None:
-            door = _door(hub, path, db, args)
+        doors = _doors(hub, path, db, args)
         try:
-            if door is not None:
+            for (name, address), door in doors:
                 try:
-                    await door.start(*args.ssh)
+                    await door.start(*address)
                 except OSError as exc:
-                    print(f"mykerinos serve: the SSH door cannot open: {exc}", file=sys.stderr)
+                    print(f"mykerinos serve: the {name} door cannot open: {exc}", file=sys.stderr)
                     return 1
-            return await _listen(hub, path, store, door)
+            return await _listen(hub, path, store, [door for _, door in doors])
         finally:
-            if door is not None:
+            for _, door in doors:
                 await door.stop()
             computers.close()
             writer.close()
             store.close()
 
 
-def _door(hub: Hub, path: Path, db: Path, args: argparse.Namespace) -> Door:
-    from table.door.server import Door  # asyncssh: only when a door is asked for
+class Door(Protocol):
+    """A door of the server (:mod:`table.door`, :mod:`table.web`)."""
 
-    limits = DoorLimits(max(1, args.ssh_sessions), max(1, args.ssh_sessions_per_player))
-    return Door(hub, path, db, limits)
+    async def start(self, host: str | None, port: int) -> None: ...
+    async def stop(self) -> None: ...
 
 
-async def _listen(hub: Hub, path: Path, store: TableStore, door: Door | None = None) -> int:
+def _doors(
+    hub: Hub, path: Path, db: Path, args: argparse.Namespace
+) -> list[tuple[tuple[str, tuple[str | None, int]], Door]]:
+    """The doors asked for, each with its name and address; their modules (asyncssh,
+    aiohttp) are loaded only then."""
+    limits = DoorLimits(max(1, args.sessions), max(1, args.sessions_per_player))
+    doors: list[tuple[tuple[str, tuple[str | None, int]], Door]] = []
+    if args.ssh is not None:
+        from table.door.server import Door as SSHDoor
+
+        doors.append((("SSH", args.ssh), SSHDoor(hub, path, db, limits)))
+    if args.web is not None:
+        from table.door.admissions import Admissions
+        from table.web.server import WebDoor
+
+        web = WebDoor(Admissions(hub, limits), path, db, args.web_url)
+        doors.append((("web", args.web), web))
+    return doors
+
+
+async def _listen(hub: Hub, path: Path, store: TableStore, doors: list[Door]) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGTERM, signal.SIGINT):
@@ -192,8 +222,8 @@ async def _listen(hub: Hub, path: Path, store: TableStore, door: Door | None = N
     await stop.wait()
     log("stopping")
     listening.close()
-    if door is not None:
-        await door.stop()  # first: its games would only redial a server that is going
+    for door in doors:
+        await door.stop()  # first: their games would only redial a server that is going
     path.unlink(missing_ok=True)
     await hub.stop("the table server is stopping; this terminal reconnects when it is back")
     with contextlib.suppress(TimeoutError):

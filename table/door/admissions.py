@@ -1,0 +1,53 @@
+"""Who may hold a session through a door right now: the bounds on sessions per player
+and in all, and the ticket that names each session's player to the table server.
+
+One :class:`Admissions` serves every door of a server, so a player's sessions are counted
+together whether they came by SSH or by browser.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from table.door.options import DoorLimits
+
+if TYPE_CHECKING:
+    from table.server.hub import Hub
+
+
+class DoorFull(Exception):
+    """A bound on sessions was reached; ``str`` tells the newcomer why."""
+
+
+class Admissions:
+    """Sessions open through the doors, per player, within ``limits``."""
+
+    def __init__(self, hub: Hub, limits: DoorLimits | None = None) -> None:
+        self.hub = hub
+        self.limits = limits or DoorLimits()
+        self.open: Counter[str] = Counter()
+        """Sessions of each player admitted and not yet over."""
+
+    @contextlib.contextmanager
+    def admitted(self, player: str) -> Iterator[str]:
+        """A session of ``player`` within the bounds, and its ticket for the hub (revoked
+        when the block ends); raises :class:`DoorFull` saying why not."""
+        if self.open[player] >= self.limits.sessions_per_player:
+            raise DoorFull(
+                f"you have {self.open[player]} sessions open through the doors already: "
+                "close one first"
+            )
+        if self.open.total() >= self.limits.sessions:
+            raise DoorFull("the doors have as many players as they can take: try again later")
+        self.open[player] += 1
+        ticket = self.hub.issue_ticket(player)
+        try:
+            yield ticket
+        finally:
+            self.hub.revoke_ticket(ticket)
+            self.open[player] -= 1
+            if self.open[player] <= 0:
+                del self.open[player]

@@ -1,0 +1,390 @@
+"""The web door's HTTP side: sign-in, the page, the websocket that runs a game.
+
+Every route checks who is asking before anything costs: no session, no game process; a
+websocket or a form from another origin, refused (403). See :mod:`table.web` for the
+whole picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+from urllib.parse import urlsplit
+
+import textual_serve
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+
+from table.door.admissions import DoorFull
+from table.door.gate import WrongCodes
+from table.door.options import WEB_URL_FILE
+from table.door.players_thread import PlayersThread
+from table.players import Players, PlayersError
+from table.server.journal import log
+from table.web import pages
+
+if TYPE_CHECKING:
+    from table.door.admissions import Admissions
+
+COOKIE: Final = "mykerinos"
+SESSION_DAYS: Final = 30
+FORM_LIMIT: Final = 16 * 1024
+"""Bytes of a sign-in form (a code is 19 characters)."""
+MESSAGE_LIMIT: Final = 64 * 1024
+"""Bytes of one websocket message from a browser (keys, a resize)."""
+SIZE_LIMIT: Final = 500
+"""Columns or rows a browser may ask for."""
+END_WITHIN: Final = 1.5
+"""Seconds a game has to leave once its tab is gone, before it is killed."""
+SESSIONS_CHECKED_EVERY: Final = 10.0
+"""Seconds between checks that each open tab's session is still valid: a host's
+``mykerinos players remove`` closes that player's tabs within this time."""
+STATIC: Final = Path(textual_serve.__file__).parent / "static"
+OWN_STATIC: Final = Path(__file__).parent / "static"
+
+
+class WebDoor:
+    """The web door of one table server."""
+
+    def __init__(
+        self, admissions: Admissions, socket: Path, db: Path, public_url: str | None = None
+    ) -> None:
+        self.admissions = admissions
+        self.socket = socket
+        self.db = db
+        self.folder = db.parent
+        self.public_url = public_url
+        self.url_given = public_url is not None
+        """Behind a proxy: ``--web-url`` names the origin, the cookie's path, the scheme."""
+        self.wrong = WrongCodes()
+        self.tabs: dict[web.WebSocketResponse, tuple[str, str]] = {}
+        """Each open game tab: (its session token, its player)."""
+        self._runner: web.AppRunner | None = None
+        self._store: PlayersThread | None = None
+        self._watching: asyncio.Task[None] | None = None
+        self._downloads = DownloadManager()
+
+    # ---------------------------------------------------------------- start and stop
+
+    async def start(self, host: str | None, port: int) -> None:
+        """Listen on ``host``:``port`` (raises ``OSError`` when it cannot)."""
+        logging.getLogger("textual-serve").setLevel(logging.CRITICAL)
+        logging.getLogger("aiohttp").setLevel(logging.CRITICAL)
+        self._store = PlayersThread(self.db)
+        app = web.Application(client_max_size=FORM_LIMIT, middlewares=[self._headers])
+        app.add_routes([
+            web.get("/", self.index),
+            web.get("/join", self.join),
+            web.post("/signin", self.sign_in),
+            web.get("/signout", self.sign_out_page),
+            web.post("/signout", self.sign_out),
+            web.get("/ws", self.play),
+            web.static("/static", STATIC),
+            web.static("/door", OWN_STATIC),
+        ])  # fmt: skip
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port, backlog=128)
+        await site.start()
+        bound = self._runner.addresses[0][1] if self._runner.addresses else port
+        if self.public_url is None:
+            self.public_url = f"http://{_url_host(host)}:{bound}/"
+        with contextlib.suppress(OSError):  # a hint for `mykerinos invite --web`
+            (self.folder / WEB_URL_FILE).write_text(self.public_url + "\n", encoding="utf-8")
+        self._watching = asyncio.get_running_loop().create_task(self._watch_sessions())
+        log(f"web door on {host or '*'}:{bound}, players open {self.public_url}")
+
+    async def stop(self) -> None:
+        """Close every tab (their games leave), stop listening."""
+        if self._watching is not None:
+            self._watching.cancel()
+        for tab in list(self.tabs):
+            with contextlib.suppress(Exception):
+                await tab.close(message=b"the table server is stopping")
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    # ---------------------------------------------------------------- pages
+
+    async def index(self, request: web.Request) -> web.Response:
+        player, _token = await self._signed_in(request)
+        if player is None:
+            return _html(pages.sign_in())
+        return _html(pages.game(self._websocket_url(request)))
+
+    async def join(self, request: web.Request) -> web.Response:
+        """The link ``invite --web`` prints: the sign-in page with its code filled in (a
+        link previewer that opens it uses nothing up; the button does)."""
+        return _html(pages.sign_in(code=request.query.get("code", "")[:64]))
+
+    async def sign_in(self, request: web.Request) -> web.Response:
+        self._same_origin(request)
+        address = self._address(request)
+        wait = self.wrong.blocked(address)
+        if wait:
+            minutes = int(wait // 60) + 1
+            return _html(pages.sign_in(problem=f"Too many wrong codes from your address: "
+                                       f"try again in {minutes} minutes."), status=429)  # fmt: skip
+        form = await request.post()
+        code = str(form.get("code", ""))[:64]
+        assert self._store is not None
+        try:
+            player, token = await self._store.call(Players.redeem_web, code)
+        except PlayersError as exc:
+            self.wrong.add(address)
+            reason = str(exc)[:1].upper() + str(exc)[1:]
+            return _html(pages.sign_in(code, f"{reason}."), status=403)
+        log(f"web door: {player} signed in from {address}")
+        response = web.HTTPSeeOther("./")
+        response.set_cookie(
+            COOKIE, token, max_age=SESSION_DAYS * 86400, path=self._cookie_path(),
+            httponly=True, samesite="Strict", secure=self._secure(),
+        )  # fmt: skip
+        raise response
+
+    async def sign_out_page(self, request: web.Request) -> web.Response:
+        return _html(pages.sign_out())
+
+    async def sign_out(self, request: web.Request) -> web.Response:
+        self._same_origin(request)
+        token = request.cookies.get(COOKIE, "")
+        if token and self._store is not None:
+            await self._store.call(Players.end_web_session, token)
+        for tab, (tab_token, _player) in list(self.tabs.items()):
+            if tab_token == token:
+                await tab.close(message=b"signed out")
+        response = _html(pages.signed_out())
+        response.del_cookie(COOKIE, path=self._cookie_path())
+        return response
+
+    # ---------------------------------------------------------------- the game
+
+    async def play(self, request: web.Request) -> web.StreamResponse:
+        """A signed-in tab's websocket: the game in a process of its own, as long as the
+        tab stays (closing it ends the game, and the table shows the player away)."""
+        self._same_origin(request)
+        player, token = await self._signed_in(request)
+        if player is None:
+            raise web.HTTPForbidden(text="sign in first")
+        tab = web.WebSocketResponse(heartbeat=15, max_msg_size=MESSAGE_LIMIT)
+        await tab.prepare(request)
+        width = _size(request.query.get("width"), 80)
+        height = _size(request.query.get("height"), 24)
+        try:
+            with self.admissions.admitted(player) as ticket:
+                self.tabs[tab] = (token, player)
+                game = Game(self, ticket, player, tab)
+                await game.start(width, height)
+                try:
+                    await self._read_tab(tab, game)
+                finally:
+                    await game.end()
+        except DoorFull as exc:
+            await tab.send_bytes(f"\r\nmykerinos: {exc}\r\n".encode())
+        finally:
+            self.tabs.pop(tab, None)
+            await tab.close()
+        return tab
+
+    async def _read_tab(self, tab: web.WebSocketResponse, game: Game) -> None:
+        """What the page sends: keys, a new size, a ping (textual-serve's messages)."""
+        async for message in tab:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                kind, data = json.loads(message.data)
+            except (ValueError, TypeError):
+                return  # not the page's: the tab goes
+            if kind == "stdin" and isinstance(data, str):
+                await game.send_bytes(data.encode("utf-8", "replace"))
+            elif kind == "resize" and isinstance(data, dict):
+                await game.set_terminal_size(
+                    _size(data.get("width"), 80), _size(data.get("height"), 24)
+                )
+            elif kind == "ping":
+                await tab.send_json(["pong", str(data)[:64]])
+            elif kind == "blur":
+                await game.blur()
+            elif kind == "focus":
+                await game.focus()
+
+    async def _watch_sessions(self) -> None:
+        """Close the tabs whose session ended (signed out elsewhere, expired, the
+        player removed by the host); see :data:`SESSIONS_CHECKED_EVERY`."""
+        while True:
+            await asyncio.sleep(SESSIONS_CHECKED_EVERY)
+            if self._store is None:
+                continue
+            for tab, (token, player) in list(self.tabs.items()):
+                try:
+                    still = await self._store.call(Players.web_player, token)
+                except Exception as exc:  # a busy or failing store: look again later
+                    log(f"web door: cannot check the sessions: {exc!r}")
+                    break
+                if still != player:
+                    log(f"web door: {player}'s session ended: their tab closes")
+                    await tab.send_bytes(b"\r\nmykerinos: your session has ended\r\n")
+                    await tab.close()
+
+    # ---------------------------------------------------------------- who is asking
+
+    async def _signed_in(self, request: web.Request) -> tuple[str | None, str]:
+        token = request.cookies.get(COOKIE, "")
+        if not token or self._store is None:
+            return None, ""
+        return await self._store.call(Players.web_player, token), token
+
+    def _origin(self, request: web.Request) -> str:
+        """The door's own origin: that of ``--web-url``, else the one the browser used
+        (``Host``): a page of another site is not of it, whatever it claims to be."""
+        if self.public_url is not None and self.url_given:
+            parts = urlsplit(self.public_url)
+            return f"{parts.scheme}://{parts.netloc}"
+        return f"http://{request.host}"
+
+    def _same_origin(self, request: web.Request) -> None:
+        origin = request.headers.get("Origin")
+        if origin is None and request.method == "GET" and "Upgrade" not in request.headers:
+            return
+        if origin != self._origin(request):
+            raise web.HTTPForbidden(text="not from this door's own page")
+
+    def _websocket_url(self, request: web.Request) -> str:
+        base = self.public_url if self.url_given and self.public_url else f"http://{request.host}/"
+        scheme, rest = base.split(":", 1)
+        return f"{'wss' if scheme == 'https' else 'ws'}:{rest}ws"
+
+    def _cookie_path(self) -> str:
+        return urlsplit(self.public_url).path or "/" if self.url_given and self.public_url else "/"
+
+    def _secure(self) -> bool:
+        return bool(self.public_url and self.public_url.startswith("https:"))
+
+    def _address(self, request: web.Request) -> str:
+        """Who to hold to the wrong-code bound: the peer, or behind a proxy on this
+        machine (``--web-url`` given), the address it forwarded for."""
+        peer = request.remote or "?"
+        forwarded = request.headers.get("X-Forwarded-For", "")
+        if self.url_given and forwarded and _loopback(peer):
+            return forwarded.split(",")[-1].strip()[:64]
+        return peer
+
+    @web.middleware
+    async def _headers(self, request: web.Request, handler):  # type: ignore[no-untyped-def]
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:
+            response = exc
+            _secure_headers(response, self._websocket_origin(request))
+            raise
+        _secure_headers(response, self._websocket_origin(request))
+        return response
+
+    def _websocket_origin(self, request: web.Request) -> str:
+        url = self._websocket_url(request)
+        parts = urlsplit(url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+
+class Game(AppService):
+    """One tab's game: textual-serve's ``AppService`` (its packets to and from the
+    process), started as :mod:`tui.web` with a fixed command and an environment built
+    from nothing, never a shell."""
+
+    def __init__(self, door: WebDoor, ticket: str, player: str, tab: web.WebSocketResponse):
+        super().__init__(
+            "", write_bytes=tab.send_bytes, write_str=tab.send_str, close=self._close_tab,
+            download_manager=door._downloads,
+        )  # fmt: skip
+        self.door = door
+        self.ticket = ticket
+        self.player = player
+        self.tab = tab
+
+    async def _close_tab(self) -> None:
+        """The game left by itself (its quit key): the page shows "Session ended"."""
+        await self.tab.close()
+
+    async def _open_app_process(self, width: int = 80, height: int = 24):  # type: ignore[no-untyped-def]
+        home = self.door.folder / "door" / _digest(self.player)
+        (home / "saves").mkdir(parents=True, exist_ok=True, mode=0o700)
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(home),
+            "LANG": "C.UTF-8",
+            "MYKERINOS_TICKET": self.ticket,
+            "COLUMNS": str(width),
+            "ROWS": str(height),
+            "TEXTUAL_COLOR_SYSTEM": "truecolor",
+            "TEXTUAL_FPS": "60",
+        }
+        self._process = process = await asyncio.create_subprocess_exec(
+            sys.executable, "-I", "-m", "tui.web",
+            "--socket", str(self.door.socket), "--save-dir", str(home / "saves"),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=env, cwd=home, close_fds=True,
+        )  # fmt: skip
+        self._stdin = process.stdin
+        return process
+
+    async def end(self) -> None:
+        """The tab is gone: ask the game to quit, and make sure it left."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.stop(), END_WITHIN)
+        process = self._process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
+
+
+def _digest(player: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(player.encode("utf-8")).hexdigest()[:24]
+
+
+def _html(text: str, status: int = 200) -> web.Response:
+    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
+
+
+def _secure_headers(response: web.StreamResponse, websocket_origin: str) -> None:
+    headers = response.headers
+    headers["Content-Security-Policy"] = pages.CSP.format(websocket=websocket_origin)
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Referrer-Policy"] = "same-origin"  # "no-referrer" makes a form's Origin "null"
+    headers.setdefault("Cache-Control", "no-store")
+
+
+def _size(value: object, default: int) -> int:
+    try:
+        number = int(str(value))
+    except ValueError:
+        return default
+    return max(1, min(number, SIZE_LIMIT))
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def _url_host(host: str | None) -> str:
+    import socket
+
+    if host in (None, "", "0.0.0.0", "::"):
+        return socket.gethostname()
+    return f"[{host}]" if ":" in host else host
