@@ -343,7 +343,11 @@ class Game(AppService):
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.stop(), END_WITHIN)
         process = self._process
-        if process is not None and process.returncode is None:
+        if process is None:
+            return
+        try:  # wait for it first: kill() polls, and a poll reaps it behind asyncio's back
+            await asyncio.wait_for(process.wait(), END_WITHIN)
+        except TimeoutError:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
             await process.wait()
