@@ -1,0 +1,260 @@
+"""The web door at the HTTP level, with aiohttp's client against a real ``mykerinos
+serve --web``: what a browser would never do on its own (a forged cookie, another
+origin, a form without one), the headers of every response, and the bounds on codes.
+The door as players use it, in Chromium, is tested in tests/web/."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from table.door.options import WEB_URL_FILE
+from table.players import Players
+
+START_LIMIT = 20.0
+"""Seconds the server may take to open its door (a bound against hangs, not a timing)."""
+
+
+class WebDoor:
+    """``mykerinos serve --web 127.0.0.1:0 [ARGS]`` on temporary folders."""
+
+    def __init__(self, folder: Path, *args: str) -> None:
+        self.db = folder / "data" / "tables.db"
+        self.socket = folder / "t.sock"
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "table.server",
+                "--socket",
+                str(self.socket),
+                "--db",
+                str(self.db),
+                "--web",
+                "127.0.0.1:0",
+                *args,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + START_LIMIT
+        while not self.socket.exists():
+            assert self.process.poll() is None, self.process.stderr and self.process.stderr.read()
+            assert time.monotonic() < deadline, "the door never opened"
+            time.sleep(0.02)
+        self.public = (self.db.parent / WEB_URL_FILE).read_text().strip()
+        self.url = self.public if "127.0.0.1" in self.public else self._bound()
+        self.origin = self.url.rstrip("/")
+
+    def _bound(self) -> str:
+        """The address it listens on, when the public one is a proxy's (--web-url)."""
+        assert self.process.stderr is not None
+        for line in iter(self.process.stderr.readline, b""):
+            found = re.search(rb"web door on (127\.0\.0\.1:\d+)", line)
+            if found:
+                return f"http://{found.group(1).decode()}/"
+        raise AssertionError("the door never said where it listens")
+
+    def code(self, name: str) -> str:
+        with Players(self.db) as players:
+            return players.invite(name)
+
+    def games(self) -> int:
+        """The game processes the door runs now (children started as tui.web)."""
+        found = subprocess.run(
+            ["pgrep", "-P", str(self.process.pid), "-f", "tui.web"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return len(found.stdout.split())
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def door() -> Iterator[WebDoor]:
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        running = WebDoor(Path(folder))
+        try:
+            yield running
+        finally:
+            running.stop()
+
+
+def client() -> aiohttp.ClientSession:
+    """A client that keeps cookies of an IP address, as a browser does (aiohttp's
+    default jar refuses them)."""
+    return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+
+async def sign_in(door: WebDoor, http: aiohttp.ClientSession, name: str) -> aiohttp.ClientResponse:
+    return await http.post(
+        door.url + "signin",
+        data={"code": door.code(name)},
+        headers={"Origin": door.origin},
+        allow_redirects=False,
+    )
+
+
+async def test_without_a_session_the_page_is_the_sign_in_form_and_no_game_starts(
+    door: WebDoor,
+) -> None:
+    async with client() as http:
+        for cookie in ("", "forged-token", "x" * 300):
+            http.cookie_jar.clear()
+            if cookie:
+                http.cookie_jar.update_cookies({"mykerinos": cookie})
+            page = await (await http.get(door.url)).text()
+            assert 'name="code"' in page and "textual.js" not in page
+            refused = await http.get(door.url + "ws", headers={"Origin": door.origin})
+            assert refused.status == 403
+    assert door.games() == 0
+
+
+async def test_a_code_signs_in_with_a_cookie_only_this_door_can_use(door: WebDoor) -> None:
+    async with client() as http:
+        answer = await sign_in(door, http, "Ann")
+        assert answer.status == 303 and answer.headers["Location"] == "./"
+        cookie = answer.headers["Set-Cookie"]
+        assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
+        assert "Secure" not in cookie  # plain http on loopback: a Secure cookie never returns
+        token = answer.cookies["mykerinos"].value
+        with Players(door.db) as players:
+            assert players.web_player(token) == "Ann"
+            stored = players.db.execute("SELECT token_hash FROM web_sessions").fetchall()
+        assert token not in {row[0] for row in stored}  # kept hashed
+        page = await (await http.get(door.url)).text()
+        assert "textual.js" in page and 'data-session-websocket-url="ws://' in page
+
+
+async def test_another_origin_gets_no_game_and_no_sign_in(door: WebDoor) -> None:
+    async with client() as http:
+        await sign_in(door, http, "Ben")
+        for origin in ("http://evil.example", "null", "http://127.0.0.1:1"):
+            ws = await http.get(
+                door.url + "ws",
+                headers={
+                    "Origin": origin,
+                    "Upgrade": "websocket",
+                    "Connection": "Upgrade",
+                    "Sec-WebSocket-Version": "13",
+                    "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+                },
+            )
+            assert ws.status == 403
+            form = await http.post(
+                door.url + "signin",
+                data={"code": door.code("Cat")},
+                headers={"Origin": origin},
+                allow_redirects=False,
+            )
+            assert form.status == 403
+    assert door.games() == 0
+
+
+async def test_a_signed_in_websocket_runs_the_game_and_closing_it_ends_the_game(
+    door: WebDoor,
+) -> None:
+    async with client() as http:
+        await sign_in(door, http, "Dan")
+        tab = await http.ws_connect(door.url + "ws?width=80&height=24", origin=door.origin)
+        seen = b""
+        deadline = time.monotonic() + START_LIMIT
+        while b"you play as Dan" not in seen and time.monotonic() < deadline:
+            message = await tab.receive(timeout=START_LIMIT)
+            if message.type == aiohttp.WSMsgType.BINARY:
+                seen += message.data
+        assert b"you play as Dan" in seen
+        assert door.games() == 1
+        await tab.close()
+    deadline = time.monotonic() + 5
+    while door.games() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert door.games() == 0
+
+
+async def test_every_response_carries_a_content_security_policy(door: WebDoor) -> None:
+    async with client() as http:
+        for path in (
+            "",
+            "join?code=<script>",
+            "static/js/textual.js",
+            "door/door.css",
+            "nothing-here",
+            "signout",
+        ):
+            answer = await http.get(door.url + path)
+            policy = answer.headers.get("Content-Security-Policy", "")
+            assert "default-src 'none'" in policy and "script-src 'self'" in policy, path
+            assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        page = await (await http.get(door.url + "join?code=<script>alert(1)</script>")).text()
+        assert "<script>alert" not in page and "&lt;script&gt;" in page
+
+
+async def test_wrong_codes_are_refused_in_words_then_bounded_per_address() -> None:
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        door = WebDoor(Path(folder))
+        try:
+            async with client() as http:
+                answers = [
+                    await http.post(
+                        door.url + "signin",
+                        data={"code": f"WRONG-{n}"},
+                        headers={"Origin": door.origin},
+                    )
+                    for n in range(10)
+                ]
+                assert {a.status for a in answers} == {403}
+                assert "This is not an invitation code of this server." in await answers[0].text()
+                late = await http.post(
+                    door.url + "signin",
+                    data={"code": door.code("Eve")},
+                    headers={"Origin": door.origin},
+                )
+                assert late.status == 429 and "Too many wrong codes" in await late.text()
+        finally:
+            door.stop()
+
+
+async def test_behind_a_proxy_the_public_url_sets_origin_cookie_path_and_scheme() -> None:
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        door = WebDoor(Path(folder), "--web-url", "https://games.example/mykerinos")
+        try:
+            assert door.public == "https://games.example/mykerinos/"
+            async with client() as http:
+                here = await http.post(
+                    door.url + "signin",
+                    data={"code": door.code("Fay")},
+                    headers={"Origin": door.origin},
+                    allow_redirects=False,
+                )
+                assert here.status == 403  # the loopback address is not the door's origin
+                answer = await http.post(
+                    door.url + "signin",
+                    data={"code": door.code("Fay")},
+                    headers={"Origin": "https://games.example"},
+                    allow_redirects=False,
+                )
+                assert answer.status == 303
+                cookie = answer.headers["Set-Cookie"]
+                assert "Secure" in cookie and "Path=/mykerinos/" in cookie
+                http.cookie_jar.update_cookies({"mykerinos": answer.cookies["mykerinos"].value})
+                page = await (await http.get(door.url)).text()
+                assert 'data-session-websocket-url="wss://games.example/mykerinos/ws"' in page
+        finally:
+            door.stop()
