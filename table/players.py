@@ -1,4 +1,5 @@
-"""Who the players of a table server are, by their SSH keys, and one-time invitations.
+"""Who the players of a table server are, by their SSH keys or their browsers' web
+sessions, and one-time invitations.
 
 A door that faces the internet (the SSH door, issue 19) knows a person by the public key
 they authenticate with: :meth:`Players.player_of` says whose a key is. A friend whose key
@@ -7,12 +8,18 @@ is not known yet redeems a one-time invitation code the host made with
 the code up in one transaction, so that a code lets in one key once, even when two doors
 redeem it at the same moment.
 
-The keys and invitations live in the table server's own store (tables.db, schema 8 of
-:data:`table.store.MIGRATIONS`), written through a connection of their own with a busy
-timeout: the host runs ``mykerinos players`` and ``mykerinos invite`` whether or not the
-server runs. Codes are stored as their SHA-256 only. Nothing here reads the clock unless
-no time is passed in; every error is a :class:`PlayersError` whose ``str`` is one sentence
-a host can read, quoting the input safely.
+The web door (issue 20) knows a browser by a session token it keeps in a cookie: the same
+invitation codes, redeemed by :meth:`Players.redeem_web`, make a session for the invited
+player instead of binding a key (a code is for a key or for a browser, whichever comes
+first), and :meth:`Players.web_player` says whose a token is while it lasts
+(:data:`WEB_SESSION_DAYS`). Removing a player ends their web sessions too.
+
+The keys, invitations and web sessions live in the table server's own store (tables.db,
+schemas 8 and 9 of :data:`table.store.MIGRATIONS`), written through a connection of their
+own with a busy timeout: the host runs ``mykerinos players`` and ``mykerinos invite``
+whether or not the server runs. Codes and tokens are stored as their SHA-256 only. Nothing
+here reads the clock unless no time is passed in; every error is a :class:`PlayersError`
+whose ``str`` is one sentence a host can read, quoting the input safely.
 
 Edges: this module parses public keys (the OpenSSH one-line form) and checks their
 structure; it does not verify signatures, which is the SSH library's job at the door.
@@ -65,6 +72,16 @@ MAX_DAYS: Final = 365
 DAY: Final = 86400.0
 BUSY_TIMEOUT: Final = 5.0
 """Seconds to wait for the running server's write to end before giving up."""
+
+WEB_SESSION_DAYS: Final = 30
+"""How long a browser stays signed in after redeeming an invitation."""
+WEB_TOKEN_BYTES: Final = 32
+"""Random bytes of a web session token (``secrets.token_urlsafe``: 43 characters)."""
+MAX_WEB_TOKEN: Final = 200
+"""Characters of a token worth looking up; anything longer is nobody's, unread."""
+WEB_USED_BY: Final = "web"
+"""What an invitation redeemed by a browser has in ``used_by_key`` (a key's line
+otherwise)."""
 
 
 class PlayersError(ValueError):
@@ -213,6 +230,11 @@ def code_hash(code: str) -> str:
     return hashlib.sha256(plain.encode("utf-8", "replace")).hexdigest()
 
 
+def token_hash(token: str) -> str:
+    """What the store keeps of a web session token: the SHA-256 of its characters."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
 def when(moment: float) -> str:
     """A stored time as a host reads it: local time with its zone."""
     return datetime.fromtimestamp(moment).astimezone().strftime("%Y-%m-%d %H:%M %Z")
@@ -230,9 +252,17 @@ class Invitation:
     expires: float
 
 
+@dataclass(frozen=True)
+class Removed:
+    """What :meth:`Players.remove_counted` took away: keys, and web sessions ended."""
+
+    keys: int
+    web_sessions: int
+
+
 class Players:
-    """The players' keys and invitations of one store file (``tables.db``), safe to use
-    while a server writes the same file."""
+    """The players' keys, invitations and web sessions of one store file (``tables.db``),
+    safe to use while a server writes the same file."""
 
     def __init__(self, path: Path) -> None:
         """Open (and create or migrate) the store at ``path``; raises
@@ -277,21 +307,36 @@ class Players:
 
     def remove(self, name: str, key_or_fingerprint: str | None = None) -> int:
         """Take away one of ``name``'s keys (a key line, or its ``SHA256:`` fingerprint),
-        or all of them and their unused invitations; returns how many keys went."""
+        or all of them, their unused invitations and their web sessions; returns how many
+        keys went (see :meth:`remove_counted` for the sessions too)."""
+        return self.remove_counted(name, key_or_fingerprint).keys
+
+    def remove_counted(
+        self, name: str, key_or_fingerprint: str | None = None, now: float | None = None
+    ) -> Removed:
+        """:meth:`remove`, in one transaction, saying how many keys went and how many web
+        sessions not yet expired ended (its expired ones go too, uncounted); no session
+        ends when one key is named."""
         name = checked_name(name)
+        now = _now(now)
         with self._transaction():
             if key_or_fingerprint is None:
                 self.db.execute(
                     "DELETE FROM invitations WHERE name = ? AND used_at IS NULL", (name,)
                 )
                 gone = self.db.execute("DELETE FROM player_keys WHERE name = ?", (name,))
-            else:
-                wanted = _lookup(key_or_fingerprint)
-                gone = self.db.execute(
-                    "DELETE FROM player_keys WHERE name = ? AND (key = ? OR fingerprint = ?)",
-                    (name, wanted, wanted),
-                )
-            return gone.rowcount
+                (live,) = self.db.execute(
+                    "SELECT COUNT(*) FROM web_sessions WHERE name = ? AND expires > ?",
+                    (name, now),
+                ).fetchone()
+                self.db.execute("DELETE FROM web_sessions WHERE name = ?", (name,))
+                return Removed(gone.rowcount, int(live))
+            wanted = _lookup(key_or_fingerprint)
+            gone = self.db.execute(
+                "DELETE FROM player_keys WHERE name = ? AND (key = ? OR fingerprint = ?)",
+                (name, wanted, wanted),
+            )
+            return Removed(gone.rowcount, 0)
 
     def list(self) -> builtins.list[tuple[str, builtins.list[Key]]]:
         """Every player who has a key, by name, with their keys, oldest first."""
@@ -336,29 +381,9 @@ class Players:
         now = _now(now)
         parsed = _key_of(key, now)
         with self._transaction():
-            row = self.db.execute(
-                "SELECT name, expires, used_at FROM invitations WHERE code_hash = ?",
-                (code_hash(code),),
-            ).fetchone()
-            if row is None:
-                raise PlayersError("this is not an invitation code of this server")
-            name, expires, used_at = row
-            if used_at is not None:
-                raise PlayersError(f"this invitation was already used on {when(used_at)}")
-            if now >= expires:
-                raise PlayersError(f"this invitation expired on {when(expires)}")
-            owner = self._owner(parsed.line)
-            if owner is not None and owner != name:
-                raise PlayersError(f"this key is already {shown(owner)}'s")
-            used = self.db.execute(
-                "UPDATE invitations SET used_at = ?, used_by_key = ? "
-                "WHERE code_hash = ? AND used_at IS NULL",
-                (now, parsed.line, code_hash(code)),
-            )
-            if used.rowcount != 1:  # cannot happen under the write lock; never bind twice
-                raise PlayersError("this invitation was just used by someone else")
+            name = self._use_code(code, now, parsed.line)
             self._insert(name, parsed)
-        return str(name)
+        return name
 
     def invitations(self, now: float | None = None) -> builtins.list[Invitation]:
         """The invitations neither used nor expired, oldest first."""
@@ -371,7 +396,87 @@ class Players:
             )
         ]
 
+    # ---------------------------------------------------------------- web sessions
+
+    def redeem_web(self, code: str, now: float | None = None) -> tuple[str, str]:
+        """Use ``code`` up for a browser and open a web session for the player it invites,
+        valid :data:`WEB_SESSION_DAYS` days, in one transaction; returns (name, token).
+        The token is the browser's secret (a cookie): only its hash is stored, so this is
+        the only time it is seen. No key is bound, and the code no longer lets a key in.
+        Raises :class:`PlayersError` in :meth:`redeem`'s words for a code that is unknown,
+        already used or expired. Expired sessions of everyone are cleared on the way."""
+        now = _now(now)
+        token = secrets.token_urlsafe(WEB_TOKEN_BYTES)
+        with self._transaction():
+            self.db.execute("DELETE FROM web_sessions WHERE expires <= ?", (now,))
+            name = self._use_code(code, now, None)
+            self.db.execute(
+                "INSERT INTO web_sessions (token_hash, name, created, expires) VALUES (?, ?, ?, ?)",
+                (token_hash(token), name, now, now + WEB_SESSION_DAYS * DAY),
+            )
+        return name, token
+
+    def web_player(self, token: str, now: float | None = None) -> str | None:
+        """Whose web session ``token`` is; None when it is nobody's, has expired or ended,
+        or is longer than :data:`MAX_WEB_TOKEN` characters (then without reading the
+        store)."""
+        if not token or len(token) > MAX_WEB_TOKEN:
+            return None
+        row = self.db.execute(
+            "SELECT name FROM web_sessions WHERE token_hash = ? AND expires > ?",
+            (token_hash(token), _now(now)),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def end_web_session(self, token: str) -> None:
+        """Sign the browser of ``token`` out: its session ends at once. A token that is
+        nobody's (already ended, expired, made up) is no error."""
+        if not token or len(token) > MAX_WEB_TOKEN:
+            return
+        with self._transaction():
+            self.db.execute("DELETE FROM web_sessions WHERE token_hash = ?", (token_hash(token),))
+
+    def web_sessions(self, now: float | None = None) -> builtins.list[tuple[str, int]]:
+        """The players who have web sessions not expired, by name, with how many."""
+        return [
+            (str(name), int(count))
+            for name, count in self.db.execute(
+                "SELECT name, COUNT(*) FROM web_sessions WHERE expires > ? "
+                "GROUP BY name ORDER BY name",
+                (_now(now),),
+            )
+        ]
+
     # ---------------------------------------------------------------- helpers
+
+    def _use_code(self, code: str, now: float, key: str | None) -> str:
+        """Mark the invitation of ``code`` used by ``key`` (a key's line; None: a browser,
+        :data:`WEB_USED_BY`) and return its player's name; raises :class:`PlayersError`
+        when it is unknown, used or expired, or when ``key`` is someone else's. Call it
+        inside :meth:`_transaction`, so that a failure further on leaves it unused."""
+        row = self.db.execute(
+            "SELECT name, expires, used_at FROM invitations WHERE code_hash = ?",
+            (code_hash(code),),
+        ).fetchone()
+        if row is None:
+            raise PlayersError("this is not an invitation code of this server")
+        name, expires, used_at = row
+        if used_at is not None:
+            raise PlayersError(f"this invitation was already used on {when(used_at)}")
+        if now >= expires:
+            raise PlayersError(f"this invitation expired on {when(expires)}")
+        if key is not None:
+            owner = self._owner(key)
+            if owner is not None and owner != name:
+                raise PlayersError(f"this key is already {shown(owner)}'s")
+        used = self.db.execute(
+            "UPDATE invitations SET used_at = ?, used_by_key = ? "
+            "WHERE code_hash = ? AND used_at IS NULL",
+            (now, WEB_USED_BY if key is None else key, code_hash(code)),
+        )
+        if used.rowcount != 1:  # cannot happen under the write lock; never use it twice
+            raise PlayersError("this invitation was just used by someone else")
+        return str(name)
 
     def _owner(self, line: str) -> str | None:
         row = self.db.execute("SELECT name FROM player_keys WHERE key = ?", (line,)).fetchone()

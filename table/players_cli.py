@@ -1,5 +1,6 @@
 """``mykerinos players …`` and ``mykerinos invite``: the host names players by their SSH
-keys and invites friends whose key is not known yet (see :mod:`table.players`).
+keys and invites friends whose key is not known yet, or who play in a browser through the
+web door (``invite --web`` prints a link; see :mod:`table.players`).
 
 They write the server's store directly, so they work whether or not the server runs, and
 only for the account that can write the store. A mistake (a bad key file, a bad name, a
@@ -24,6 +25,10 @@ from table.players import DEFAULT_DAYS, MAX_KEYS_TEXT, Key, Players, PlayersErro
 
 DEFAULT_SSH_PORT = 2222
 """The SSH door's port in the invitation's hint until a door has opened on this store."""
+DEFAULT_WEB_PORT = 8080
+"""The web door's port in an invitation's link until a web door has opened on this store."""
+MAX_WEB_URL = 2000
+"""Characters of the web door's URL file worth reading."""
 USAGE_ERROR = 2
 
 
@@ -51,8 +56,14 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     remove = actions.add_parser("remove", help="take away a player's keys (all, or one)")
     remove.add_argument("name")
     remove.add_argument("key", nargs="*", help="a fingerprint (SHA256:…) or a key line")
-    invite = commands.add_parser("invite", help="a one-time code that makes a new key NAME's")
+    invite = commands.add_parser(
+        "invite", help="a one-time code that makes a new key (or a browser) NAME's"
+    )
     invite.add_argument("name")
+    invite.add_argument(
+        "--web", action="store_true",
+        help="also print a link that signs a browser in through the web door",
+    )  # fmt: skip
     invite.add_argument(
         "--days", type=float, default=DEFAULT_DAYS,
         help=f"how long the code is valid (default {DEFAULT_DAYS})",
@@ -80,6 +91,8 @@ def _run(args: argparse.Namespace) -> int:
     db = _db(args.db)
     if args.command == "invite":
         with Players(db) as players:
+            if args.web:
+                return _invite_web(players, args.name, args.days, db.parent)
             return _invite(players, args.name, args.days, db.parent)
     if args.action == "list" and not db.exists():
         print(f"No players known by their keys yet (no store at {printable(str(db))}).")
@@ -131,23 +144,33 @@ def _add(players: Players, name: str, keys_text: str) -> int:
 
 
 def _remove(players: Players, name: str, key: str | None) -> int:
-    gone = players.remove(name, key)
+    """One key, or all of a player's keys and their web sessions (signed out at once)."""
+    removed = players.remove_counted(name, key)
     owner = shown(name.strip())
-    if gone == 0:
-        which = "no such key" if key else "no keys"
+    if removed.keys == 0 and removed.web_sessions == 0:
+        which = "no such key" if key else "no keys or web sessions"
         raise PlayersError(f"{owner} has {which} here")
-    print(f"{owner}: {gone} key{'s' if gone > 1 else ''} removed")
+    done = []
+    if removed.keys:
+        done.append(f"{_count(removed.keys, 'key')} removed")
+    if removed.web_sessions:
+        done.append(f"{_count(removed.web_sessions, 'web session')} ended")
+    print(f"{owner}: {', '.join(done)}")
     return 0
 
 
 def _list(players: Players) -> int:
-    rows, invitations = players.list(), players.invitations()
-    if not rows:
+    """Each player (by keys or by web sessions), then the invitations not used yet."""
+    rows, invitations = dict(players.list()), players.invitations()
+    sessions = dict(players.web_sessions())
+    if not rows and not sessions:
         print("No players known by their keys yet.")
-    for name, keys in rows:
+    for name in sorted(rows.keys() | sessions.keys()):
         print(shown(name))
-        for key in keys:
+        for key in rows.get(name, []):
             print(f"  {_key_words(key)}, added {when(key.added)}")
+        if name in sessions:
+            print(f"  {_count(sessions[name], 'web session')}")
     if invitations:
         print("Invitations not used yet:")
     for invitation in invitations:
@@ -169,6 +192,54 @@ def _invite(players: Players, name: str, days: float, folder: Path) -> int:
     if key:
         print(f"The door's host key, for them to check on first connecting: {key}")
     return 0
+
+
+def _invite_web(players: Players, name: str, days: float, folder: Path) -> int:
+    """The code on a line of its own, the link that redeems it on the next (both for
+    scripts), then what the friend does with it; the link's address is the one the last
+    web door on this store announced, or a guess said to be one."""
+    code = players.invite(name, days)
+    url = web_door_url(folder)
+    print(code)
+    print(f"{printable(url or default_web_url())}join?code={code}")
+    print(
+        f"For {shown(name.strip())}, once, for {days:g} days: opening the link signs one "
+        f"browser in (or they paste the code on the door's page)."
+    )
+    if url is None:
+        print(
+            f"The link assumes `mykerinos serve --web {DEFAULT_WEB_PORT}` on this host "
+            f"(no web door has opened on this store yet)."
+        )
+    return 0
+
+
+def default_web_url() -> str:
+    """The web door's address when none has opened on this store yet: this host's name
+    and :data:`DEFAULT_WEB_PORT`."""
+    return f"http://{socket.gethostname()}:{DEFAULT_WEB_PORT}/"
+
+
+def web_door_url(folder: Path) -> str | None:
+    """The public URL the web door last announced beside the store (its
+    :data:`~table.door.options.WEB_URL_FILE`), ending with ``/``; None when there is no
+    such file or it does not hold one ``http(s)://`` URL on one line."""
+    from table.door.options import WEB_URL_FILE
+
+    try:
+        with open(folder / WEB_URL_FILE, encoding="utf-8") as file:
+            text = file.read(MAX_WEB_URL + 1).strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if len(text) > MAX_WEB_URL or not text.startswith(("http://", "https://")):
+        return None
+    if any(char.isspace() or not char.isprintable() for char in text):
+        return None
+    return text if text.endswith("/") else f"{text}/"
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}{'s' if number != 1 else ''}"
 
 
 def door_seen(folder: Path) -> tuple[int, str]:

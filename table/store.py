@@ -127,6 +127,18 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         used_by_key TEXT
     );
     """,
+    # 9: browsers signed in through the web door (see table.players): a session is kept as
+    # the SHA-256 of its token, never the token; an invitation a browser used has
+    # used_by_key 'web'
+    """
+    CREATE TABLE web_sessions (
+        token_hash TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created REAL NOT NULL,
+        expires REAL NOT NULL
+    );
+    CREATE INDEX web_sessions_by_name ON web_sessions (name);
+    """,
 )
 """Each entry brings the schema from version ``index`` to ``index + 1``."""
 

@@ -11,6 +11,9 @@ KEY_NAME: Final = "ssh_host_ed25519_key"
 """The door's host key, beside the store (and its ``.pub``)."""
 PORT_FILE: Final = "ssh_door.port"
 """The port the door last listened on, beside the store: ``mykerinos invite`` tells it."""
+WEB_URL_FILE: Final = "web_door.url"
+"""The web door's public URL, ending with ``/``, beside the store: the web door writes it
+at each start, and ``mykerinos invite --web`` makes its link from it."""
 
 
 class AddressError(ValueError):

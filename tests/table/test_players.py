@@ -1,6 +1,7 @@
-"""Players known by their SSH keys, and one-time invitations (table.players), with real
-keys made by ``ssh-keygen``: what a key line may be, whose a key is, and that a code lets
-one key in once, never stored in clear."""
+"""Players known by their SSH keys or their browsers' web sessions, and one-time
+invitations (table.players), with real keys made by ``ssh-keygen``: what a key line may be,
+whose a key is, that a code lets one key or one browser in once, never stored in clear,
+and whose a web session's token is while it lasts."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import shutil
 import sqlite3
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -20,10 +22,14 @@ from table.players import (
     CODE_GROUP_LENGTH,
     CODE_GROUPS,
     DAY,
+    MAX_WEB_TOKEN,
+    WEB_SESSION_DAYS,
     Key,
     Players,
     PlayersError,
+    Removed,
     parse_keys,
+    token_hash,
 )
 from table.store import MIGRATIONS, TableStore
 
@@ -285,6 +291,172 @@ def race(path: Path, code: str, lines: list[str]) -> list[str]:
     return results
 
 
+class TestWebSessions:
+    def test_a_code_signs_a_browser_in_and_binds_no_key(self, players, keys) -> None:
+        """redeem_web: the invited name and a fresh urlsafe token that is theirs; no key
+        is bound, the code is used up by "web", and no longer lets a key (or a browser) in."""
+        code = players.invite("Cat", now=NOW)
+        name, token = players.redeem_web(code, now=NOW + 60)
+        assert name == "Cat" and re.fullmatch(r"[A-Za-z0-9_-]{43}", token)
+        assert players.web_player(token, now=NOW + 61) == "Cat"
+        assert players.list() == [] and players.invitations(now=NOW) == []
+        used = players.db.execute("SELECT used_at, used_by_key FROM invitations").fetchall()
+        assert used == [(NOW + 60, "web")]
+        with pytest.raises(PlayersError, match="already used on 20"):
+            players.redeem(code, text(keys, "ed25519"), now=NOW + 120)
+        assert players.player_of(text(keys, "ed25519")) is None
+        with pytest.raises(PlayersError, match="already used on 20"):
+            players.redeem_web(code, now=NOW + 120)
+        assert players.web_sessions(now=NOW + 120) == [("Cat", 1)]
+
+    def test_a_code_a_key_used_lets_no_browser_in(self, players, keys) -> None:
+        code = players.invite("Cat", now=NOW)
+        assert players.redeem(code, text(keys, "ed25519"), now=NOW) == "Cat"
+        with pytest.raises(PlayersError, match="already used on 20"):
+            players.redeem_web(code, now=NOW + 1)
+        assert players.web_sessions(now=NOW + 1) == []
+
+    def test_wrong_and_expired_codes_are_refused_in_words(self, players) -> None:
+        """Nothing is opened for them; a code typed loosely is the same code."""
+        code = players.invite("Cat", days=2, now=NOW)
+        with pytest.raises(PlayersError, match="not an invitation code"):
+            players.redeem_web("AAAA-BBBB-CCCC-DDDD", now=NOW)
+        with pytest.raises(PlayersError, match="expired on 20"):
+            players.redeem_web(code, now=NOW + 2 * DAY)
+        assert players.db.execute("SELECT COUNT(*) FROM web_sessions").fetchone() == (0,)
+        assert players.redeem_web(code.lower().replace("-", " "), now=NOW)[0] == "Cat"
+
+    def test_a_session_lasts_its_days_then_is_nobodys(self, players) -> None:
+        _, token = players.redeem_web(players.invite("Cat", now=NOW), now=NOW)
+        last = NOW + WEB_SESSION_DAYS * DAY
+        assert players.web_player(token, now=last - 1) == "Cat"
+        assert players.web_sessions(now=last - 1) == [("Cat", 1)]
+        assert players.web_player(token, now=last) is None
+        assert players.web_sessions(now=last) == []
+        assert players.web_player(token) == "Cat"  # the clock, for the default
+
+    def test_expired_sessions_are_cleared_by_the_next_sign_in(self, players) -> None:
+        players.redeem_web(players.invite("Cat", now=NOW), now=NOW)
+        _, kept = players.redeem_web(players.invite("Ann", now=NOW), now=NOW + DAY)
+        later = NOW + WEB_SESSION_DAYS * DAY
+        players.redeem_web(players.invite("Ben", now=later), now=later)
+        names = players.db.execute("SELECT name FROM web_sessions ORDER BY name").fetchall()
+        assert names == [("Ann",), ("Ben",)] and players.web_player(kept, now=later) == "Ann"
+
+    def test_tokens_that_are_nobodys(self, players) -> None:
+        """Made up, empty, not text a browser sends, or too long: None, and a token over
+        MAX_WEB_TOKEN characters is not looked up at all (even when a hash of it is there)."""
+        players.redeem_web(players.invite("Cat", now=NOW), now=NOW)
+        long = "x" * (MAX_WEB_TOKEN + 1)
+        players.db.execute(
+            "INSERT INTO web_sessions VALUES (?, 'Eve', ?, ?)", (token_hash(long), NOW, NOW + DAY)
+        )
+        statements: list[str] = []
+        players.db.set_trace_callback(statements.append)
+        assert players.web_player(long, now=NOW) is None
+        players.end_web_session(long)
+        assert statements == []
+        for token in ("", "nobody's", "\ud800\x00", "é" * MAX_WEB_TOKEN):
+            assert players.web_player(token, now=NOW) is None
+        assert players.web_sessions(now=NOW) == [("Cat", 1), ("Eve", 1)]
+
+    def test_signing_out_ends_that_session_only(self, players) -> None:
+        _, first = players.redeem_web(players.invite("Cat", now=NOW), now=NOW)
+        _, second = players.redeem_web(players.invite("Cat", now=NOW), now=NOW)
+        assert first != second and players.web_sessions(now=NOW) == [("Cat", 2)]
+        players.end_web_session(first)
+        assert players.web_player(first, now=NOW) is None
+        assert players.web_player(second, now=NOW) == "Cat"
+        players.end_web_session(first)  # again: no error
+        players.end_web_session("made up")
+        assert players.web_sessions(now=NOW) == [("Cat", 1)]
+
+    def test_removing_a_player_ends_their_sessions(self, players, keys) -> None:
+        """remove(name) signs every browser of the player out and still counts keys;
+        removing one key leaves the sessions; a player with only sessions counts them."""
+        players.add("Ann", text(keys, "ed25519"))
+        _, ann = players.redeem_web(players.invite("Ann", now=NOW), now=NOW)
+        _, ben = players.redeem_web(players.invite("Ben", now=NOW), now=NOW)
+        assert players.remove("Ann", text(keys, "ed25519")) == 1
+        assert players.web_player(ann, now=NOW) == "Ann"
+        players.add("Ann", text(keys, "ed25519"))
+        assert players.remove("Ann") == 1
+        assert players.web_player(ann, now=NOW) is None
+        assert players.web_player(ben, now=NOW) == "Ben"
+        assert players.remove_counted("Ben", now=NOW) == Removed(keys=0, web_sessions=1)
+        assert players.web_player(ben, now=NOW) is None
+        assert players.remove_counted("Ben", now=NOW) == Removed(keys=0, web_sessions=0)
+
+    def test_an_expired_session_is_removed_uncounted(self, players) -> None:
+        players.redeem_web(players.invite("Cat", now=NOW), now=NOW)
+        later = NOW + WEB_SESSION_DAYS * DAY
+        assert players.remove_counted("Cat", now=later) == Removed(keys=0, web_sessions=0)
+        assert players.db.execute("SELECT COUNT(*) FROM web_sessions").fetchone() == (0,)
+
+    def test_tokens_are_never_stored_in_clear(self, tmp_path) -> None:
+        path = tmp_path / "tables.db"
+        with Players(path) as players:
+            tokens = [players.redeem_web(players.invite("Cat"))[1] for _ in range(3)]
+            stored = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.is_file())
+            assert [players.web_player(token) for token in tokens] == ["Cat"] * 3
+        for token in tokens:
+            assert token.encode() not in stored
+
+    def test_two_browsers_redeeming_one_code_at_once_one_wins(self, tmp_path) -> None:
+        """Two Players on one file, in two threads, the same code: exactly one session."""
+        path = tmp_path / "tables.db"
+        for _ in range(5):
+            with Players(path) as host:
+                code = host.invite("Cat", now=NOW)
+            results = race_calls(path, [partial(Players.redeem_web, code=code, now=NOW)] * 2)
+            won = [result for result in results if isinstance(result, tuple)]
+            assert len(won) == 1 and won[0][0] == "Cat"
+            assert sum("already used" in str(result) for result in results) == 1
+            with Players(path) as host:
+                assert host.web_sessions(now=NOW) == [("Cat", 1)]
+                assert host.web_player(won[0][1], now=NOW) == "Cat"
+                host.remove("Cat")
+
+    def test_a_browser_and_a_key_redeeming_one_code_at_once_one_wins(self, tmp_path, keys) -> None:
+        path = tmp_path / "tables.db"
+        line = text(keys, "ed25519")
+        for _ in range(5):
+            with Players(path) as host:
+                code = host.invite("Cat", now=NOW)
+            web = partial(Players.redeem_web, code=code, now=NOW)
+            results = race_calls(path, [web, partial(Players.redeem, code=code, key=line)])
+            assert sum("already used" in str(result) for result in results) == 1
+            with Players(path) as host:
+                bound = host.player_of(line) == "Cat"
+                assert bound + len(host.web_sessions(now=NOW)) == 1
+                host.remove("Cat")
+
+
+def race_calls(path: Path, calls: list[Callable[[Players], object]]) -> list[object]:
+    """What each call returns (or its PlayersError), each made at once on its own
+    Players of ``path`` in its own thread."""
+    doors = [Players(path) for _ in calls]
+    start = threading.Barrier(len(calls))
+    results: list[object] = []
+
+    def run(door: Players, call: Callable[[Players], object]) -> None:
+        start.wait()
+        try:
+            results.append(call(door))
+        except PlayersError as exc:
+            results.append(exc)
+
+    threads = [threading.Thread(target=run, args=pair) for pair in zip(doors, calls, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    for door in doors:
+        door.close()
+    assert len(results) == len(calls), results
+    return results
+
+
 class TestStore:
     def test_a_store_of_schema_7_is_migrated_and_keeps_its_tables(self, tmp_path) -> None:
         path = tmp_path / "tables.db"
@@ -298,12 +470,51 @@ class TestStore:
         with Players(path) as players:
             assert players.list() == []
             (version,) = players.db.execute("PRAGMA user_version").fetchone()
-            assert version == len(MIGRATIONS) == 8
+            assert version == len(MIGRATIONS)
         store = TableStore(path)
         try:
             assert [row.title for row in store.tables()] == ["t"]
         finally:
             store.close()
+
+    def test_a_store_of_schema_8_is_migrated_and_keeps_keys_and_invitations(
+        self, tmp_path, keys
+    ) -> None:
+        """Schema 9 adds the web sessions: the keys and invitations a host already made
+        stay, an unused code signs a browser in, a used one stays used."""
+        path = tmp_path / "tables.db"
+        with Players(tmp_path / "made.db") as made:  # rows as schema 8 wrote them
+            made.add("Ann", text(keys, "ed25519"), now=NOW)
+            fresh, spent = made.invite("Cat", now=NOW), made.invite("Dan", now=NOW)
+            made.redeem(spent, text(keys, "rsa"), now=NOW)
+            rows = {
+                table: made.db.execute(f"SELECT * FROM {table}").fetchall()
+                for table in ("player_keys", "invitations")
+            }
+        with sqlite3.connect(path) as db:
+            for migration in MIGRATIONS[:8]:
+                for statement in migration.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+            db.execute("PRAGMA user_version = 8")
+            db.executemany("INSERT INTO player_keys VALUES (?, ?, ?, ?, ?)", rows["player_keys"])
+            db.executemany("INSERT INTO invitations VALUES (?, ?, ?, ?, ?, ?)", rows["invitations"])
+        db.close()
+        with Players(path) as players:
+            (version,) = players.db.execute("PRAGMA user_version").fetchone()
+            assert version == len(MIGRATIONS) == 9
+            assert players.player_of(text(keys, "ed25519")) == "Ann"
+            assert players.player_of(text(keys, "rsa")) == "Dan"
+            assert [i.name for i in players.invitations(now=NOW)] == ["Cat"]
+            assert players.web_sessions(now=NOW) == []
+            with pytest.raises(PlayersError, match="already used"):
+                players.redeem_web(spent, now=NOW)
+            name, token = players.redeem_web(fresh, now=NOW)
+            assert name == "Cat" and players.web_player(token, now=NOW) == "Cat"
+            indexes = players.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'web_sessions'"
+            ).fetchall()
+            assert ("web_sessions_by_name",) in indexes
 
     def test_a_file_that_is_not_a_store_is_refused_in_words(self, tmp_path) -> None:
         path = tmp_path / "tables.db"

@@ -6,6 +6,7 @@ runs on the same store."""
 from __future__ import annotations
 
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -113,6 +114,87 @@ def test_invite_tells_the_port_and_host_key_of_the_door_last_opened(tmp_path, ke
 
 
 @pytest.mark.parametrize(
+    ("written", "url"),
+    [
+        (None, None),
+        ("https://games.example/mykerinos/\n", "https://games.example/mykerinos/"),
+        ("http://127.0.0.1:8081", "http://127.0.0.1:8081/"),
+        ("javascript:alert(1)\n", None),
+        ("https://x.example/\x1b[2J/\n", None),
+    ],
+)
+def test_invite_web_prints_a_link_that_redeems(tmp_path, written, url) -> None:
+    """``invite --web``: the code, then the link on a line of its own, from the URL the
+    web door wrote beside the store (a slash added if it lacks one), or this host's port
+    8080 with a note saying so when there is none (or not a web address); the link's code
+    signs a browser in, and the code no longer lets a key in."""
+    db = tmp_path / "tables.db"
+    if written is not None:
+        (tmp_path / "web_door.url").write_text(written)
+    invited = mykerinos("invite", "Cat", "--web", "--days", "3", db=db)
+    assert invited.returncode == 0, invited.stderr
+    code, link, hint, *note = invited.stdout.splitlines()
+    assert len(code) == 19 and set(code) <= set(CODE_ALPHABET + "-")
+    base = url or f"http://{socket.gethostname()}:8080/"
+    assert link == f"{base}join?code={code}"
+    assert "For Cat, once, for 3 days: opening the link signs one browser in" in hint
+    if url is None:
+        assert note == [
+            "The link assumes `mykerinos serve --web 8080` on this host "
+            "(no web door has opened on this store yet)."
+        ]
+    else:
+        assert note == []
+    with Players(db) as players:
+        name, token = players.redeem_web(link.partition("?code=")[2])
+        assert name == "Cat" and players.web_player(token) == "Cat"
+    assert "Cat, valid until" not in mykerinos("players", "list", db=db).stdout
+
+
+def test_players_list_shows_web_sessions(tmp_path, keys) -> None:
+    """Each player by name, with their keys and how many browsers are signed in; a
+    player known only by web sessions is listed too."""
+    db = tmp_path / "tables.db"
+    assert mykerinos("players", "add", "Ann", str(pub(keys, "ann")), db=db).returncode == 0
+    with Players(db) as players:
+        for name in ("Cat", "Ann", "Ann"):
+            players.redeem_web(players.invite(name))
+    listed = mykerinos("players", "list", db=db)
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines[0] == "Ann" and lines[1].startswith(f"  {fingerprint(pub(keys, 'ann'))} ")
+    assert lines[2:] == ["  2 web sessions", "Cat", "  1 web session"]
+
+
+def test_players_remove_ends_web_sessions(tmp_path, keys) -> None:
+    """A player with only web sessions is removed (signed out everywhere); one with a key
+    and a session loses both; the same again has nothing left to remove."""
+    db = tmp_path / "tables.db"
+    assert mykerinos("players", "add", "Ann", str(pub(keys, "ann")), db=db).returncode == 0
+    with Players(db) as players:
+        tokens = [players.redeem_web(players.invite(name))[1] for name in ("Cat", "Cat", "Ann")]
+    removed = mykerinos("players", "remove", "Cat", db=db)
+    assert (removed.returncode, removed.stdout) == (0, "Cat: 2 web sessions ended\n")
+    removed = mykerinos("players", "remove", "Ann", db=db)
+    assert (removed.returncode, removed.stdout) == (0, "Ann: 1 key removed, 1 web session ended\n")
+    with Players(db) as players:
+        assert [players.web_player(token) for token in tokens] == [None] * 3
+    one_line_error(mykerinos("players", "remove", "Cat", db=db), "Cat has no keys or web sessions")
+    listed = mykerinos("players", "list", db=db)
+    assert listed.stdout == "No players known by their keys yet.\n"
+
+
+def test_web_session_names_are_printed_escaped(tmp_path) -> None:
+    db = tmp_path / "tables.db"
+    with Players(db) as players:
+        players.redeem_web(players.invite("Eve"))
+        players.db.execute("UPDATE web_sessions SET name = ?", ("\x1b[2JEve",))
+    listed = mykerinos("players", "list", db=db)
+    assert listed.returncode == 0 and "\x1b" not in listed.stdout
+    assert listed.stdout == "\\x1b[2JEve\n  1 web session\n"
+
+
+@pytest.mark.parametrize(
     ("args", "words"),
     [
         (("players", "add", "Ann", "{private}"), "is a private key: give its .pub file"),
@@ -120,7 +202,8 @@ def test_invite_tells_the_port_and_host_key_of_the_door_last_opened(tmp_path, ke
         (("players", "add", "Ann", "{garbage}"), "line 1: 'hello' is not a key line"),
         (("players", "add", "Ann\u202e", "{public}"), "U+202E"),
         (("players", "add", "Ann"), "required: keyfile"),
-        (("players", "remove", "Nobody"), "Nobody has no keys here"),
+        (("players", "remove", "Nobody"), "Nobody has no keys or web sessions here"),
+        (("players", "remove", "Nobody", "SHA256:x"), "Nobody has no such key here"),
         (("players", "frob"), "invalid choice: 'frob'"),
         (("invite", "Cat", "--days", "0"), "at most 365 days"),
         (("invite", "Cat", "--days", "soon"), "invalid float value: 'soon'"),
