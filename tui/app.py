@@ -315,12 +315,30 @@ class MykerinosApp(App[None]):
         if self.directory is None:
             self.notify("No table server was found.", severity="warning")
             return
-        self.show_main(LobbyScreen(self.directory, back=not self.server_only))
+        reopen = self.last_table() if self.server_only else None
+        self.show_main(LobbyScreen(self.directory, back=not self.server_only, reopen=reopen))
 
     def on_lobby_screen_opened(self, message: LobbyScreen.Opened) -> None:
         from tui.screens.game import GameScreen
 
+        if self.server_only and not message.seat.watching:
+            self.keep_last_table(message.seat.info.id)
         self.show_main(GameScreen(message.seat))
+
+    # A door's session comes back where the player left off (a reload, a dropped link):
+    # the table they last sat at is kept in their own folder on the host.
+    LAST_TABLE = "last-table"
+
+    def last_table(self) -> int | None:
+        """The table this player last sat at through a door (None: none, or unreadable)."""
+        try:
+            return int((self.store.folder / self.LAST_TABLE).read_text(encoding="ascii"))
+        except (OSError, ValueError):
+            return None
+
+    def keep_last_table(self, table: int) -> None:
+        with contextlib.suppress(OSError):
+            (self.store.folder / self.LAST_TABLE).write_text(f"{table}\n", encoding="ascii")
 
     def on_lobby_screen_closed(self, _message: LobbyScreen.Closed) -> None:
         if self.server_only:

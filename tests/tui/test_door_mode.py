@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from table.protocol import SeatSpec
 from table.remote import ServerAddress
 from tests.table.test_tickets import ENDED, DoorServer, serving
 from tests.tui.conftest import HOT_SEAT_2, app_for, session_for, settle
@@ -321,3 +322,39 @@ def test_the_command_prints_why_a_door_session_ended_in_one_line(monkeypatch, ca
     monkeypatch.setenv("MYKERINOS_TICKET", "a-ticket")
     assert main([]) == 1
     assert capsys.readouterr().err == f"mykerinos: {Ended.farewell}\n"
+
+
+# ---------------------------------------------------------------- back where you left off
+
+
+async def test_a_door_session_comes_back_to_the_table_it_last_sat_at(store, server) -> None:
+    """A reload or a dropped link starts a new session: it sits at the table again at
+    once, as long as the player has a seat there and the game goes on."""
+    first = door_app(store, server.address("ann"))
+    async with first.run_test(size=(80, 24)) as pilot:
+        lobby = await in_the_lobby(first, pilot)
+        await lobby.directory.create(
+            [SeatSpec("player", "ann"), SeatSpec("computer", level="easy")], "mine"
+        )
+        table = (await lobby.directory.tables())[0].id
+        lobby._open(table, watch=False)
+        await settle(pilot, lambda: isinstance(first.screen, GameScreen))
+    assert (store.folder / "last-table").read_text() == f"{table}\n"
+    again = door_app(store, server.address("ann"))
+    async with again.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(again.screen, GameScreen))
+        assert again.screen.seat.info.id == table
+    outside = app_for(store, server=server.address("ann"))  # not a door: the lobby
+    async with outside.run_test(size=(80, 24)) as pilot:
+        await in_the_lobby(outside, pilot)
+        await pilot.pause(0.3)
+        assert isinstance(outside.screen, LobbyScreen)
+
+
+async def test_a_table_that_is_over_or_not_yours_is_not_reopened(store, server) -> None:
+    app = door_app(store, server.address("ann"))
+    (store.folder / "last-table").write_text("999\n")  # no such table
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = await in_the_lobby(app, pilot)
+        await settle(pilot, lambda: lobby.reopen is None)  # the first answer came
+        assert isinstance(app.screen, LobbyScreen)

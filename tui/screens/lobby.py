@@ -145,12 +145,17 @@ class LobbyScreen(Screen[None]):
     class Closed(Message):
         """The player left the lobby (Esc): back to the game on this machine."""
 
-    def __init__(self, directory: TableDirectory, back: bool = True) -> None:
+    def __init__(
+        self, directory: TableDirectory, back: bool = True, reopen: int | None = None
+    ) -> None:
         """``back``: there is a game on this machine for Esc to go back to (False in a
-        door's session: Esc quits)."""
+        door's session: Esc quits); ``reopen``: the table to sit at again at once, if the
+        player still has a seat there and its game is not over (a door's session coming
+        back after a reload or a dropped link)."""
         super().__init__()
         self.directory = directory
         self.back = back
+        self.reopen = reopen
         self.tables: list[TableInfo] = []
         self._rows: list[tuple[str, Text, Text, Text, Text, Text]] = []
         """The rows shown, as shown (see :meth:`show_tables`)."""
@@ -188,6 +193,11 @@ class LobbyScreen(Screen[None]):
             self._say(f"{exc} Retrying…")
             return
         self.show_tables(tables)
+        reopen, self.reopen = self.reopen, None  # once, at the first answer
+        for info in self.tables:
+            mine = my_seat(info, self.directory.player) is not None
+            if info.id == reopen and mine and info.status == "playing":
+                self._open(info.id, watch=False)
 
     def show_tables(self, tables: tuple[TableInfo, ...]) -> None:
         """Show ``tables`` in lobby order, keeping the cursor on the same table. Rows
