@@ -192,8 +192,8 @@ def test_status_over_ssh_says_whether_it_is_your_turn(door: Door) -> None:
 
 def test_client_killed_mid_turn_ends_its_session_and_finds_its_seat_as_left(door: Door) -> None:
     """kill -9 of the ssh client at ann's turn: the session's processes are gone within
-    2 s, the table shows ann away, and ann back through the door finds her turn at the
-    same position."""
+    2 s, the table shows ann away, and ann back through the door is at that table again,
+    her turn at the same position."""
     key = door.player("ann")
     before = door.processes()
     terminal = door.lobby(key, "ann")
@@ -217,10 +217,8 @@ def test_client_killed_mid_turn_ends_its_session_and_finds_its_seat_as_left(door
     [after] = door.tables()
     assert (after["actions"], after["turn"]) == (table["actions"], table["turn"])
 
-    back = door.lobby(key, "ann")
-    back.wait_for("YOUR TURN")
-    back.send("\r")
-    screen = back.wait_for(my_turn_prompt("ann"), 20)
+    back = door.ssh(key)  # straight back to the table she sat at, not the lobby
+    screen = back.wait_for(my_turn_prompt("ann"), 30)
     assert position(screen) == left
     [again] = door.tables()
     assert again["actions"] == table["actions"] and again["seats"][0]["present"] is True
