@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import socket
 import sqlite3
 import sys
@@ -82,6 +83,11 @@ def main(argv: Sequence[str]) -> int:
     except (Usage, PlayersError) as exc:
         print(f"{prog}: {printable(str(exc))}", file=sys.stderr)
         return USAGE_ERROR
+    except BrokenPipeError:  # `invite NAME | head -1`: the reader had what it wanted
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, sys.stdout.fileno())  # nor a second complaint at exit
+        os.close(quiet)
+        return 0
     except (sqlite3.Error, OSError) as exc:  # the store failed under us (a full disk…)
         print(f"{prog}: the store failed: {printable(str(exc))}", file=sys.stderr)
         return 1

@@ -5,6 +5,7 @@ runs on the same store."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import sqlite3
@@ -269,3 +270,21 @@ def test_the_commands_work_while_a_server_runs_on_the_store(server, keys) -> Non
     assert server.process.returncode == 0
     with Players(server.db) as players:
         assert [name for name, _ in players.list()] == ["Ben"]
+
+
+def test_invite_into_a_pipe_closed_early_says_nothing_and_succeeds(tmp_path) -> None:
+    """``mykerinos invite NAME | head -1``: the reader may be gone before the hint is
+    written; the invitation stands, and nothing complains (a pipe whose reading end is
+    already closed makes every write fail, as it does then)."""
+    db = tmp_path / "tables.db"
+    reading, writing = os.pipe()
+    os.close(reading)
+    try:
+        result = subprocess.run(
+            [*COMMAND, "invite", "Cat", "--web", "--db", str(db)],
+            stdout=writing, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=30,
+        )  # fmt: skip
+    finally:
+        os.close(writing)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert "Cat, valid until" in mykerinos("players", "list", db=db).stdout
