@@ -121,7 +121,9 @@ class Visitor(asyncssh.SSHServer):
     """One SSH connection, from its first byte to its end. ``player`` is who it is once
     signed in (set only here, at authentication)."""
 
-    def __init__(self, gate: Gate, sessions: Callable[[Visitor], asyncssh.SSHServerSession[bytes]]):
+    def __init__(
+        self, gate: Gate, sessions: Callable[[Visitor], asyncssh.SSHServerSession[bytes] | None]
+    ):
         self.gate = gate
         self._sessions = sessions
         self.player: str | None = None
@@ -266,8 +268,11 @@ class Visitor(asyncssh.SSHServer):
         (the bound on sessions counts only those that started something)."""
         if self.channels >= CHANNELS:
             return False
+        session = self._sessions(self)
+        if session is None:  # the door is stopping
+            return False
         self.channels += 1
-        return self._sessions(self)
+        return session
 
     def connection_requested(self, *_: object) -> bool:
         return False  # no -L forwarding

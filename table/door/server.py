@@ -121,8 +121,8 @@ class Door:
                     if session.visitor.key == key:
                         session.end("your key was removed from this server")
 
-    def _session(self, visitor: Visitor) -> DoorSession:
-        return DoorSession(self, visitor)
+    def _session(self, visitor: Visitor) -> DoorSession | None:
+        return None if self._stopped else DoorSession(self, visitor)
 
     # ---------------------------------------------------------------- sessions
 
@@ -163,15 +163,21 @@ class Door:
         ]  # fmt: skip
 
     async def status(
-        self, ticket: str, out: Callable[[bytes], None], err: Callable[[bytes], None]
+        self,
+        ticket: str,
+        out: Callable[[bytes], None],
+        err: Callable[[bytes], None],
+        started: Callable[[asyncio.subprocess.Process], None],
     ) -> int:
-        """``mykerinos status`` as the ticket's player: its lines, then its exit code."""
+        """``mykerinos status`` as the ticket's player: its lines, then its exit code;
+        ``started`` is given its process (the session ends it if the client goes)."""
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-I", "-m", "tui", "status", "--socket", str(self.socket),
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, close_fds=True,
             env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MYKERINOS_TICKET": ticket},
         )  # fmt: skip
+        started(process)
         try:
             output, errors = await asyncio.wait_for(process.communicate(), STATUS_WITHIN)
         except TimeoutError:

@@ -10,7 +10,8 @@ else (another command, a shell without a terminal, a subsystem such as sftp) is 
 in one line where SSH lets the server say one.
 
 When the connection ends (closed, dropped, the client killed) the pty is hung up, the
-game gets SIGHUP and leaves; one still there after :data:`END_WITHIN` seconds is killed.
+game gets SIGHUP and leaves; one still there after :data:`END_WITHIN` seconds is killed,
+even when the connection ended while the game was still starting.
 """
 
 from __future__ import annotations
@@ -93,6 +94,13 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._typed = bytearray()
         """Keys not yet written to the pty (it was full)."""
         self._reading = False
+        """The pty's master is watched for the game's output."""
+        self._waiting_room = False
+        """The pty's master is watched for room for :attr:`_typed`."""
+        self._hanging_up: asyncio.Task[None] | None = None
+        """Kills the game if it is still there :data:`END_WITHIN` seconds after the end."""
+        self.lost = False
+        """The channel is closed (the client left, or its connection dropped)."""
 
     # ---------------------------------------------------------------- asyncssh's calls
 
@@ -148,6 +156,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._start_reading()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
         self.visitor.channels -= 1
         self.end()
 
@@ -159,7 +168,9 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         assert chan is not None and player is not None
         code = 2
         try:
-            if self.command is not None:
+            if self.lost:
+                pass  # gone before its session began: nothing to start, nobody to tell
+            elif self.command is not None:
                 code = await self._command(player, self.command)
             elif self.size is None:
                 self._refuse("mykerinos: the game needs a terminal: connect with `ssh -t` (not -T)")
@@ -187,7 +198,13 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             )
             return 2
         with self.door.admitted(player) as ticket:
-            return await self.door.status(ticket, self._out, self._err)
+            return await self.door.status(ticket, self._out, self._err, self._started)
+
+    def _started(self, process: asyncio.subprocess.Process) -> None:
+        """``status`` runs: ended with the session like a game."""
+        self.process = process
+        if self.lost:
+            self.end()
 
     async def _play(self, player: str) -> int:
         assert self.size is not None
@@ -206,9 +223,16 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
                     )  # fmt: skip
                 finally:
                     os.close(slave)
+                if self.lost:
+                    # The connection ended while the game was starting: the pty is closed
+                    # (its number may be another's already), and the game must go too.
+                    self.end()
+                    return await self.process.wait()
                 os.set_blocking(master, False)
                 self._start_reading()
                 self._write_keys()
+                if self.goodbye:  # the door ended the session while the game was starting
+                    self.end(self.goodbye)
                 code = await self.process.wait()
                 self._drain()
                 return code
@@ -231,16 +255,23 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         terminal put back as it was) reach the client before the reason."""
         self.goodbye = self.goodbye or goodbye
         if not goodbye:
-            self._stop_reading()
-            master, self.master = self.master, None
-            if master is not None:
-                with contextlib.suppress(OSError):
-                    os.close(master)
+            self._close_pty()
         process = self.process
         if process is not None and process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 process.send_signal(signal.SIGTERM if goodbye else signal.SIGHUP)
-            asyncio.get_running_loop().create_task(_kill_late(process))
+            if self._hanging_up is None:
+                self._hanging_up = asyncio.get_running_loop().create_task(_kill_late(process))
+
+    def _close_pty(self) -> None:
+        """Close the pty's master, first taking it out of the event loop (a closed number
+        left registered breaks whatever is opened next with that number)."""
+        self._stop_reading()
+        self._stop_waiting_room()
+        master, self.master = self.master, None
+        if master is not None:
+            with contextlib.suppress(OSError):
+                os.close(master)
 
     # ---------------------------------------------------------------- the pty
 
@@ -295,14 +326,19 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             self._typed.clear()
             return
         del self._typed[:written]
-        if self._typed:
+        if self._typed and not self._waiting_room:
             self.chan.pause_reading()
             loop.add_writer(self.master, self._keys_room)
+            self._waiting_room = True
+
+    def _stop_waiting_room(self) -> None:
+        if self.master is not None and self._waiting_room:
+            asyncio.get_running_loop().remove_writer(self.master)
+        self._waiting_room = False
 
     def _keys_room(self) -> None:
         assert self.chan is not None
-        if self.master is not None:
-            asyncio.get_running_loop().remove_writer(self.master)
+        self._stop_waiting_room()
         self._write_keys()
         if not self._typed:
             self.chan.resume_reading()
