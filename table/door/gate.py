@@ -16,6 +16,8 @@ is offered. OpenSSH's client goes on to its next key, then to keyboard-interacti
 Bounds (this faces the internet): keys tried per connection, code tries per connection,
 wrong codes per address over a window (:class:`WrongCodes`), connections not yet signed
 in (per address and in all), and asyncssh's login timeout. Passwords are never offered.
+A connection whose client stops reading what it is sent stops being read, and its games
+stop being read from, until it reads again (asyncssh itself ignores this).
 Every refusal is said in words where SSH lets a server speak: in the code prompt, or in
 the disconnect reason the client prints.
 """
@@ -29,13 +31,16 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import asyncssh
 from asyncssh.auth import KbdIntChallenge
 
 from table.players import Players, PlayersError, fingerprint
 from table.server.journal import log, log_once
+
+if TYPE_CHECKING:
+    from table.door.session import DoorSession
 
 KEY_CHECKS: Final = 12
 """Public-key checks on one connection before it is disconnected: a query and then a
@@ -138,6 +143,10 @@ class Visitor(asyncssh.SSHServer):
         self._code_tries = 0
         self.channels = 0
         """Session channels open on this connection."""
+        self.sessions: set[DoorSession] = set()
+        """Those channels' sessions (told when the connection cannot take more output)."""
+        self.congested = False
+        """The connection holds as much unsent output as it may: its client reads nothing."""
         self._counted = False
 
     # ---------------------------------------------------------------- the connection
@@ -160,6 +169,7 @@ class Visitor(asyncssh.SSHServer):
             return
         pending[self.address] += 1
         self._counted = True
+        self._watch_output(conn)
         original = conn.validate_public_key
 
         async def verified(username: str, key_data: bytes, msg: bytes, signature: bytes) -> bool:
@@ -184,6 +194,30 @@ class Visitor(asyncssh.SSHServer):
             return False
 
         conn.validate_public_key = verified  # type: ignore[method-assign]
+
+    def _watch_output(self, conn: asyncssh.SSHServerConnection) -> None:
+        """Hold this connection's reading, and its games' output, while its transport's
+        buffer is full: asyncssh (2.24) ignores the transport's ``pause_writing``, so a
+        client that opens a window of 4 GB and then reads nothing would have the door
+        buffer every frame its games draw."""
+        transport: asyncio.Transport | None = getattr(conn, "_transport", None)
+
+        def pause_writing() -> None:
+            self.congested = True
+            if transport is not None:
+                transport.pause_reading()
+            for session in list(self.sessions):
+                session.output_held()
+
+        def resume_writing() -> None:
+            self.congested = False
+            if transport is not None and not transport.is_closing():
+                transport.resume_reading()
+            for session in list(self.sessions):
+                session.output_freed()
+
+        conn.pause_writing = pause_writing  # type: ignore[method-assign]
+        conn.resume_writing = resume_writing  # type: ignore[method-assign]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._uncount()

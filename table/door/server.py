@@ -32,8 +32,8 @@ KEYS_CHECKED_EVERY: Final = 10.0
 """Seconds between checks that each session's key is still its player's: a host's
 ``mykerinos players remove`` ends that player's sessions within this time."""
 KEEPALIVE: Final = 30.0
-"""Seconds between keepalives: a client that vanished without a word (a cut cable) is
-found within three of them."""
+"""Seconds between keepalives: a client that vanished without a word (a cut cable), or
+that reads nothing of what it is sent, is found within three of them."""
 
 
 class Door:

@@ -12,6 +12,11 @@ in one line where SSH lets the server say one.
 When the connection ends (closed, dropped, the client killed) the pty is hung up, the
 game gets SIGHUP and leaves; one still there after :data:`END_WITHIN` seconds is killed,
 even when the connection ended while the game was still starting.
+
+What a client can make the door hold is bounded: the game's output is read from the pty
+only while the channel and the connection both take it (a client that stops reading
+leaves the game waiting on its terminal, not the door's memory growing); keys wait in
+the SSH window while the pty is full.
 """
 
 from __future__ import annotations
@@ -97,6 +102,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         """The pty's master is watched for the game's output."""
         self._waiting_room = False
         """The pty's master is watched for room for :attr:`_typed`."""
+        self._channel_full = False
+        """The channel holds as much unsent output as it may (pause_writing)."""
         self._hanging_up: asyncio.Task[None] | None = None
         """Kills the game if it is still there :data:`END_WITHIN` seconds after the end."""
         self.lost = False
@@ -106,6 +113,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
+        self.visitor.sessions.add(self)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Mapping[int, int]) -> bool:  # fmt: skip
@@ -150,15 +158,25 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
                 set_size(self.master, *self.size)
 
     def pause_writing(self) -> None:
+        self._channel_full = True
         self._stop_reading()  # the client is slow: let the game wait, not the memory grow
 
     def resume_writing(self) -> None:
+        self._channel_full = False
         self._start_reading()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
         self.visitor.channels -= 1
+        self.visitor.sessions.discard(self)
         self.end()
+
+    def output_held(self) -> None:
+        """The connection's own buffer is full (its client reads nothing): the game waits."""
+        self._stop_reading()
+
+    def output_freed(self) -> None:
+        self._start_reading()
 
     # ---------------------------------------------------------------- the session
 
@@ -276,7 +294,9 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
     # ---------------------------------------------------------------- the pty
 
     def _start_reading(self) -> None:
-        if self.master is not None and not self._reading:
+        """Read the game's output, unless the channel or the connection is full."""
+        held = self._channel_full or self.visitor.congested
+        if self.master is not None and not self._reading and not held:
             asyncio.get_running_loop().add_reader(self.master, self._read_screen)
             self._reading = True
 
