@@ -34,6 +34,9 @@ KEYS_CHECKED_EVERY: Final = 10.0
 KEEPALIVE: Final = 30.0
 """Seconds between keepalives: a client that vanished without a word (a cut cable), or
 that reads nothing of what it is sent, is found within three of them."""
+WINDOW: Final = 128 * 1024
+"""Bytes a client may send on a channel before the door takes them (asyncssh's 2 MiB is
+for file transfers; keys are few): what a channel can make the door hold."""
 
 
 class Door:
@@ -68,7 +71,7 @@ class Door:
             public_key_auth=True, kbdint_auth=True, password_auth=False,
             gss_host=None, host_based_auth=False,
             x11_forwarding=False, agent_forwarding=False, allow_scp=False,
-            allow_pty=True, line_editor=False, encoding=None,
+            allow_pty=True, line_editor=False, encoding=None, window=WINDOW,
             login_timeout=LOGIN_TIMEOUT, keepalive_interval=KEEPALIVE, keepalive_count_max=3,
         )  # fmt: skip
         self.port = self._server.sockets[0].getsockname()[1] if self._server.sockets else port

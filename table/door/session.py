@@ -16,7 +16,8 @@ even when the connection ended while the game was still starting.
 What a client can make the door hold is bounded: the game's output is read from the pty
 only while the channel and the connection both take it (a client that stops reading
 leaves the game waiting on its terminal, not the door's memory growing); keys wait in
-the SSH window while the pty is full.
+the SSH window while the pty is full; of the ``env`` requests only the variables the game
+may get are kept (:data:`LOCALES_KEPT` ``LC_*`` at most).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 import asyncssh
+from asyncssh.packet import SSHPacket
 
 from saves.text import printable
 from table.server.journal import log
@@ -49,6 +51,10 @@ DEFAULT_TERM: Final = "xterm-256color"
 TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 LOCALE_NAME = re.compile(r"LANG|LC_[A-Z]{1,20}")
 LOCALE_VALUE = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
+LOCALES_KEPT: Final = 16
+"""``LC_*`` variables a session keeps of those its client sends, besides ``LANG`` and
+``NO_COLOR`` (asyncssh itself keeps every variable, without limit)."""
+WANTED_ENV = re.compile(rb"LANG|LC_[A-Z]{1,20}|NO_COLOR")
 ESCDELAY_MS: Final = "400"
 """Over SSH an Esc and the bytes of an arrow key can arrive apart (see tui.__main__)."""
 
@@ -114,6 +120,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
         self.visitor.sessions.add(self)
+        _keep_only_wanted_environment(chan)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Mapping[int, int]) -> bool:  # fmt: skip
@@ -379,6 +386,29 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
 class DoorFull(Exception):
     """A bound on sessions was reached; ``str`` tells the newcomer why."""
+
+
+def _keep_only_wanted_environment(chan: asyncssh.SSHServerChannel[bytes]) -> None:
+    """Make ``chan`` keep only the ``env`` requests :func:`environment` may use (at most
+    :data:`LOCALES_KEPT` ``LC_*`` names), and refuse the others: asyncssh (2.24) keeps
+    every variable a client sends in the channel's ``_env``, without limit, for as long
+    as it is open."""
+    env: dict[bytes, bytes] | None = getattr(chan, "_env", None)
+    if env is None or not hasattr(chan, "_process_env_request"):
+        raise RuntimeError("this asyncssh keeps a session's environment elsewhere")
+
+    def env_request(packet: SSHPacket) -> bool:
+        name, value = packet.get_string(), packet.get_string()
+        packet.check_end()
+        if not WANTED_ENV.fullmatch(name) or len(value) > 64:
+            return False
+        locales = sum(1 for kept in env if kept.startswith(b"LC_"))
+        if name.startswith(b"LC_") and name not in env and locales >= LOCALES_KEPT:
+            return False
+        env[name] = value
+        return True
+
+    setattr(chan, "_process_env_request", env_request)  # noqa: B010 - asyncssh's own name
 
 
 async def _kill_late(process: asyncio.subprocess.Process) -> None:

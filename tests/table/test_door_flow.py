@@ -1,8 +1,8 @@
 """What a signed-in SSH client can make the door hold: the game's output when the client
-reads none of it (its channel's window, or its whole connection). The door and a table
-server run in the test's own event loop (a real hub, a real asyncssh listener on loopback,
-real games in ptys), so that the test can look at what the door holds for the connection;
-the client is asyncssh's.
+reads none of it (its channel's window, or its whole connection), and the environment it
+sends. The door and a table server run in the test's own event loop (a real hub, a real
+asyncssh listener on loopback, real games in ptys), so that the test can look at what the
+door holds for the connection; the client is asyncssh's.
 
 The door as players use it, with the real ``ssh``, is tested in tests/door/."""
 
@@ -22,7 +22,7 @@ import asyncssh
 import pytest
 
 from table.door.server import Door
-from table.door.session import DoorSession
+from table.door.session import LOCALES_KEPT, DoorSession
 from table.players import Players
 from table.server.hub import Hub
 from table.server.writer import Writer
@@ -177,3 +177,26 @@ async def test_a_client_that_reads_nothing_makes_the_game_wait_not_the_door_hold
             FIRST_FRAME_WITHIN,
             "drew the lobby again once the client read",
         )
+
+
+async def test_the_door_keeps_only_the_environment_the_game_may_get(door: Door) -> None:
+    """asyncssh keeps every ``env`` request of a channel for as long as it is open: a
+    client could grow the server by sending names without end. The door keeps only the
+    names the game may get: ``LANG``, ``NO_COLOR``, and at most :data:`LOCALES_KEPT`
+    ``LC_*`` names."""
+    conn = await sign_in(door, player(door, "ann"))
+    async with conn:
+        sent: dict[str | bytes, str | bytes] = {f"JUNK_{n}": "x" * 1000 for n in range(2000)}
+        sent |= {f"LC_{chr(65 + n // 26)}{chr(65 + n % 26)}": "C" for n in range(200)}
+        sent |= {"LANG": "fr_FR.UTF-8", "NO_COLOR": "1"}
+        chan, _screen = await conn.create_session(
+            Screen, term_type="xterm-256color", term_size=(80, 24), encoding=None, env=sent
+        )  # fmt: skip
+        await until(lambda: bool(door.sessions), FIRST_FRAME_WITHIN, "began the session")
+        session = door_side(door)
+        assert session.chan is not None
+        kept = session.chan.get_environment_bytes()
+        assert len(kept) <= LOCALES_KEPT + 2
+        assert not [name for name in kept if name.startswith(b"JUNK_")]
+        assert (kept.get(b"LANG"), kept.get(b"NO_COLOR")) == (b"fr_FR.UTF-8", b"1")
+        chan.close()
