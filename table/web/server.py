@@ -202,10 +202,11 @@ class WebDoor:
         async for message in tab:
             if message.type != WSMsgType.TEXT:
                 continue
-            try:
-                kind, data = json.loads(message.data)
+            try:  # ["stdin", keys], ["resize", {…}], ["ping", x], ["focus"], ["blur"]
+                kind, *rest = json.loads(message.data)
             except (ValueError, TypeError):
                 return  # not the page's: the tab goes
+            data = rest[0] if rest else None
             if kind == "stdin" and isinstance(data, str):
                 await game.send_bytes(data.encode("utf-8", "replace"))
             elif kind == "resize" and isinstance(data, dict):

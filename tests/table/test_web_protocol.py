@@ -258,3 +258,22 @@ async def test_behind_a_proxy_the_public_url_sets_origin_cookie_path_and_scheme(
                 assert 'data-session-websocket-url="wss://games.example/mykerinos/ws"' in page
         finally:
             door.stop()
+
+
+async def test_focus_and_blur_from_the_page_keep_the_game(door: WebDoor) -> None:
+    """textual.js sends ``["focus"]`` and ``["blur"]`` (one word, no data) when the
+    terminal gains or loses focus: the game goes on (it closed the tab once)."""
+    async with client() as http:
+        await sign_in(door, http, "Gil")
+        tab = await http.ws_connect(door.url + "ws?width=80&height=24", origin=door.origin)
+        for message in (["focus"], ["blur"], ["focus"], ["ping", "7"]):
+            await tab.send_json(message)
+        answer = None
+        deadline = time.monotonic() + START_LIMIT
+        while answer is None and time.monotonic() < deadline:
+            received = await tab.receive(timeout=START_LIMIT)
+            assert received.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), received
+            if received.type == aiohttp.WSMsgType.TEXT:
+                answer = received.json()
+        assert answer == ["pong", "7"] and not tab.closed
+        await tab.close()
