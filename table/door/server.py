@@ -127,6 +127,19 @@ class Door:
     def _session(self, visitor: Visitor) -> DoorSession | None:
         return None if self._stopped else DoorSession(self, visitor)
 
+    async def key_refused(self, visitor: Visitor) -> str | None:
+        """Why ``visitor`` may start nothing more (None: it may): its key is no longer
+        its player's (a connection signed in before ``mykerinos players remove`` must not
+        go on opening sessions)."""
+        if visitor.key is None or self._gate is None:
+            return "the door cannot tell who you are"
+        try:
+            owner = await self._gate.owner(visitor.key)
+        except Exception as exc:
+            log(f"door: cannot check {visitor.player}'s key: {exc!r}")
+            return "the door cannot check your key just now: try again in a moment"
+        return None if owner == visitor.player else "your key was removed from this server"
+
     # ---------------------------------------------------------------- sessions
 
     @contextlib.contextmanager

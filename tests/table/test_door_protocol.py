@@ -190,3 +190,19 @@ async def test_wrong_codes_from_one_address_are_bounded() -> None:
                 assert await status(conn) == "No table is waiting for Gus.\n"
         finally:
             door.stop()
+
+
+async def test_a_removed_key_s_connection_starts_nothing_more(door: Door) -> None:
+    """``mykerinos players remove`` while a connection of that key is signed in: the
+    sessions it opens from then on are refused in words (not let in for the ten seconds
+    until the door's next look at the keys, again and again on the same connection)."""
+    key = known(door, "Ivy")
+    conn, _typist = await connect(door, key)
+    async with conn:
+        assert await status(conn) == "No table is waiting for Ivy.\n"
+        with Players(door.db) as players:
+            players.remove("Ivy")
+        for _ in range(2):
+            result = await conn.run("status", encoding="utf-8")
+            assert (result.stdout, result.exit_status) == ("", 1)
+            assert result.stderr == "mykerinos: your key was removed from this server\r\n"
