@@ -14,10 +14,12 @@ verified unknown key fails the public-key step, and from then on keyboard-intera
 is offered. OpenSSH's client goes on to its next key, then to keyboard-interactive.
 
 Bounds (this faces the internet): keys tried per connection, code tries per connection,
-wrong codes per address over a window (:class:`WrongCodes`), connections not yet signed
-in (per address and in all), and asyncssh's login timeout. Passwords are never offered.
-A connection whose client stops reading what it is sent stops being read, and its games
-stop being read from, until it reads again (asyncssh itself ignores this).
+wrong codes per address over a window (:class:`WrongCodes`: a code is counted wrong from
+the moment it is looked at, so a client that hangs up or asks again before the answer
+still spends a try), connections not yet signed in (per address and in all), and
+asyncssh's login timeout. Passwords are never offered. A connection whose client stops
+reading what it is sent stops being read, and its games stop being read from, until it
+reads again (asyncssh itself ignores this).
 Every refusal is said in words where SSH lets a server speak: in the code prompt, or in
 the disconnect reason the client prints.
 """
@@ -57,6 +59,8 @@ CHANNELS: Final = 4
 """Session channels open at once on one connection (OpenSSH's MaxSessions is 10)."""
 CODE_LENGTH: Final = 64
 """Characters of a typed code looked at (a real one has 19)."""
+SWEEP_EVERY: Final = 256
+"""Wrong codes counted between two sweeps of the addresses whose window has passed."""
 
 T = TypeVar("T")
 
@@ -67,6 +71,7 @@ class WrongCodes:
     def __init__(self, limit: int = WRONG_CODES_PER_ADDRESS, window: float = WRONG_CODES_WINDOW):
         self.limit, self.window = limit, window
         self._times: dict[str, deque[float]] = {}
+        self._added = 0
 
     def blocked(self, address: str, now: float | None = None) -> float:
         """Seconds until ``address`` may type a code again (0: it may now)."""
@@ -81,9 +86,30 @@ class WrongCodes:
             return 0.0
         return times[0] + self.window - now if len(times) >= self.limit else 0.0
 
-    def add(self, address: str, now: float | None = None) -> None:
+    def add(self, address: str, now: float | None = None) -> float:
+        """One more wrong code from ``address``; the moment it counts from (see
+        :meth:`forgive`). Addresses not heard from for a window are forgotten now and
+        then, so that many addresses seen once each do not pile up."""
         now = time.monotonic() if now is None else now
+        self._added += 1
+        if self._added >= SWEEP_EVERY:
+            self._added = 0
+            for old in [a for a, times in self._times.items() if times[-1] <= now - self.window]:
+                del self._times[old]
         self._times.setdefault(address, deque()).append(now)
+        return now
+
+    def forgive(self, address: str, moment: float) -> None:
+        """The code counted at ``moment`` (:meth:`add`) was right after all."""
+        times = self._times.get(address)
+        if times is not None and moment in times:
+            times.remove(moment)
+            if not times:
+                del self._times[address]
+
+    def __len__(self) -> int:
+        """Addresses remembered."""
+        return len(self._times)
 
 
 @dataclass(frozen=True)
@@ -113,9 +139,32 @@ class Gate:
         """Whose key this is (a wire blob), None when nobody's."""
         return await self._call(self._players.player_of, key)
 
-    async def redeem(self, code: str, key: bytes) -> str:
-        """The invited player, the key now theirs; raises :class:`PlayersError`."""
-        return await self._call(self._players.redeem, code, key)
+    async def redeem(self, code: str, key: bytes, address: str) -> str:
+        """The invited player, the key now theirs; raises :class:`PlayersError`.
+
+        The code counts as a wrong one from ``address`` until it turns out right, and the
+        outcome is logged and counted whatever becomes of the caller: asyncssh cancels a
+        check under way when its connection drops or sends another answer, while the
+        store goes on to use the code (or not)."""
+        counted = self.wrong.add(address)
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._thread, self._players.redeem, code, key)
+
+        def settled(done: asyncio.Future[str]) -> None:
+            if done.cancelled():  # the loop is closing: nothing to count any more
+                return
+            error = done.exception()
+            if error is None:
+                self.wrong.forgive(address, counted)
+                log(f"door: {done.result()} redeemed an invitation from {address} "
+                    f"(key {fingerprint(key)})")  # fmt: skip
+            elif isinstance(error, PlayersError):
+                log_once("door code", f"door: a wrong invitation code from {address}: {error}")
+            else:
+                log(f"door: an invitation code from {address} could not be checked: {error!r}")
+
+        future.add_done_callback(settled)
+        return await asyncio.shield(future)
 
     def close(self) -> None:
         self._thread.submit(self._players.close).result()
@@ -160,7 +209,7 @@ class Visitor(asyncssh.SSHServer):
         if pending[self.address] >= limits.pending_per_address or (
             pending.total() >= limits.pending_in_all
         ):
-            log_once(f"door full {self.address}", f"door: {self.address} refused, too many "
+            log_once("door full", f"door: {self.address} refused, too many "
                      "connections signing in")  # fmt: skip
             conn.disconnect(
                 asyncssh.DISC_TOO_MANY_CONNECTIONS,
@@ -281,18 +330,13 @@ class Visitor(asyncssh.SSHServer):
         if wait:
             return _no_more(f"Too many wrong codes from {self.address}: try again later.")
         try:
-            self.player = await self.gate.redeem(responses[0][:CODE_LENGTH], key)
-            self.key = key
+            player = await self.gate.redeem(responses[0][:CODE_LENGTH], key, self.address)
         except PlayersError as exc:
-            self.gate.wrong.add(self.address)
-            log_once(f"door code {self.address}", f"door: a wrong invitation code from "
-                     f"{self.address}: {exc}")  # fmt: skip
             reason = str(exc)[:1].upper() + str(exc)[1:]
             if self._code_tries >= CODE_TRIES:
                 return _no_more(f"{reason}. No more tries on this connection.")
             return _ask(f"{reason}. Invitation code: ")
-        log(f"door: {self.player} redeemed an invitation from {self.address} "
-            f"(key {fingerprint(key)})")  # fmt: skip
+        self.player, self.key = player, key
         return True
 
     # ---------------------------------------------------------------- what is served
