@@ -16,10 +16,10 @@ is offered. OpenSSH's client goes on to its next key, then to keyboard-interacti
 Bounds (this faces the internet): keys tried per connection, code tries per connection,
 wrong codes per address over a window (:class:`WrongCodes`: a code is counted wrong from
 the moment it is looked at, so a client that hangs up or asks again before the answer
-still spends a try), connections not yet signed in (per address and in all), and
-asyncssh's login timeout. Passwords are never offered. A connection whose client stops
-reading what it is sent stops being read, and its games stop being read from, until it
-reads again (asyncssh itself ignores this).
+still spends a try), connections not yet signed in (per address and in all), connections
+signed in (per player and in all), and asyncssh's login timeout. Passwords are never
+offered. A connection whose client stops reading what it is sent stops being read, and its
+games stop being read from, until it reads again (asyncssh itself ignores this).
 Every refusal is said in words where SSH lets a server speak: in the code prompt, or in
 the disconnect reason the client prints.
 """
@@ -114,10 +114,12 @@ class WrongCodes:
 
 @dataclass(frozen=True)
 class GateLimits:
-    """Connections not yet signed in (see the module docstring)."""
+    """Connections not yet signed in, and signed in (see the module docstring)."""
 
     pending_per_address: int = 10
     pending_in_all: int = 100
+    signed_in_per_player: int = 8
+    signed_in_in_all: int = 200
 
 
 class Gate:
@@ -131,6 +133,8 @@ class Gate:
         self.wrong = WrongCodes()
         self.limits = limits
         self.pending: Counter[str] = Counter()
+        self.signed_in: Counter[str] = Counter()
+        """Connections signed in, by player."""
 
     async def _call(self, function: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._thread, function, *args)
@@ -197,6 +201,7 @@ class Visitor(asyncssh.SSHServer):
         self.congested = False
         """The connection holds as much unsent output as it may: its client reads nothing."""
         self._counted = False
+        self._signed_in = False
 
     # ---------------------------------------------------------------- the connection
 
@@ -270,9 +275,31 @@ class Visitor(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._uncount()
+        if self._signed_in:
+            self._signed_in = False
+            assert self.player is not None
+            signed_in = self.gate.signed_in
+            signed_in[self.player] -= 1
+            if signed_in[self.player] <= 0:
+                del signed_in[self.player]
 
     def auth_completed(self) -> None:
         self._uncount()
+        assert self.player is not None and self.conn is not None
+        limits, signed_in = self.gate.limits, self.gate.signed_in
+        held = signed_in[self.player]
+        if held >= limits.signed_in_per_player or signed_in.total() >= limits.signed_in_in_all:
+            log_once("door busy", f"door: {self.player} refused from {self.address}, "
+                     f"{held} connections of theirs and {signed_in.total()} in all")  # fmt: skip
+            self.conn.disconnect(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                f"you have {held} connections open to this door already: close one first"
+                if held >= limits.signed_in_per_player
+                else "the door has as many connections as it can take: try again later",
+            )
+            return
+        signed_in[self.player] += 1
+        self._signed_in = True
         log(f"door: {self.player} signed in from {self.address}")
 
     def _uncount(self) -> None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final
 
 import asyncssh
 
-from table.door.gate import LOGIN_TIMEOUT, Gate, Visitor
+from table.door.gate import LOGIN_TIMEOUT, Gate, GateLimits, Visitor
 from table.door.hostkey import fingerprint, host_key
 from table.door.options import PORT_FILE, DoorLimits
 from table.door.session import STATUS_WITHIN, DoorFull, DoorSession
@@ -64,7 +64,13 @@ class Door:
         _quiet_library_log()
         key = host_key(self.folder)
         self.fingerprint = fingerprint(key)
-        self._gate = gate = Gate(self.db)
+        self._gate = gate = Gate(
+            self.db,
+            GateLimits(
+                signed_in_per_player=2 * self.limits.sessions_per_player + 2,
+                signed_in_in_all=2 * self.limits.sessions,
+            ),
+        )
         self._server = await asyncssh.create_server(
             lambda: Visitor(gate, self._session), host, port,
             server_host_keys=[key], server_version="Mykerinos",

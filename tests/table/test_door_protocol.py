@@ -80,6 +80,11 @@ class Typist(asyncssh.SSHClient):
     def __init__(self, answers: Sequence[str]) -> None:
         self.answers = list(answers)
         self.prompts: list[str] = []
+        self.lost: Exception | None = None
+        """Why the connection ended (the server's disconnect, with its reason)."""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = exc
 
     def kbdint_auth_requested(self) -> str:
         return ""
@@ -206,3 +211,42 @@ async def test_a_removed_key_s_connection_starts_nothing_more(door: Door) -> Non
             result = await conn.run("status", encoding="utf-8")
             assert (result.stdout, result.exit_status) == ("", 1)
             assert result.stderr == "mykerinos: your key was removed from this server\r\n"
+
+
+async def test_connections_signed_in_of_one_player_are_bounded(door: Door) -> None:
+    """One player holds at most 8 connections signed in (twice the sessions a player may
+    have, and 2): the next is told why, and one closed makes room again."""
+    key = known(door, "Hal")
+    held: list[asyncssh.SSHClientConnection] = []
+    try:
+        for _ in range(8):
+            held.append((await connect(door, key))[0])
+        reason = await refused_after_sign_in(door, key)
+        assert "you have 8 connections open to this door already: close one first" in reason
+        held.pop().close()
+        deadline = time.monotonic() + 10
+        while True:  # the door counts the closed one out once it sees it go
+            assert time.monotonic() < deadline, "no room made by a closed connection"
+            try:
+                again, _typist = await connect(door, key)
+            except asyncssh.DisconnectError:
+                await asyncio.sleep(0.05)
+                continue
+            held.append(again)
+            assert await status(again) == "No table is waiting for Hal.\n"
+            break
+    finally:
+        for conn in held:
+            conn.close()
+
+
+async def refused_after_sign_in(door: Door, key: asyncssh.SSHKey) -> str:
+    """The reason the door gave when it closed a connection it had just signed in (the
+    client may see its sign-in succeed first)."""
+    try:
+        conn, typist = await connect(door, key)
+    except asyncssh.DisconnectError as exc:
+        return str(exc.reason)
+    await asyncio.wait_for(conn.wait_closed(), 10)
+    assert isinstance(typist.lost, asyncssh.DisconnectError), typist.lost
+    return str(typist.lost.reason)
