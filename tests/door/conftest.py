@@ -135,11 +135,12 @@ class Door:
             "--db", str(self.db), "--ssh", f"{HOST}:{self.port}", *self.options,
         ]  # fmt: skip
 
-    def start(self) -> None:
-        """Start the server (on another free port if it lost its port to someone) and wait
-        for its socket, which appears once the door listens too."""
-        for _attempt in range(3):
-            self.port = free_port()
+    def start(self, port: int | None = None) -> None:
+        """Start the server (on another free port if it lost its port to someone; on
+        ``port`` alone when given) and wait for its socket, which appears once the door
+        listens too."""
+        for _attempt in range(1 if port else 3):
+            self.port = port or free_port()
             self.socket.unlink(missing_ok=True)
             with open(self.log_path, "ab") as log:
                 self.process = subprocess.Popen(
