@@ -4,6 +4,7 @@ real OpenSSH client, is in tests/door/.)"""
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -90,6 +91,33 @@ def test_a_host_key_others_can_read_is_refused(tmp_path) -> None:
     with pytest.raises(HostKeyError, match="chmod 600") as refused:
         host_key(tmp_path)
     assert str(refused.value).count("host key") == 1  # said once, not wrapped again
+
+
+def test_a_missing_public_half_of_the_host_key_is_written_again(tmp_path) -> None:
+    """``mykerinos invite`` tells the fingerprint from the ``.pub``: gone (a start killed
+    between the two files, a host's slip), it comes back at the next start."""
+    key = host_key(tmp_path)
+    public = tmp_path / f"{KEY_NAME}.pub"
+    public.unlink()
+    assert fingerprint(host_key(tmp_path)) == fingerprint(key)
+    assert public.read_bytes() == key.export_public_key()
+
+
+def test_a_host_key_whose_writing_failed_is_not_left_in_place(tmp_path, monkeypatch) -> None:
+    """The disk full (or the start killed) while the new key is written: no key cut short
+    stays under the key's name to stop every later start; the next start makes one."""
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError, match="No space left"):
+        host_key(tmp_path)
+    monkeypatch.undo()
+    assert not (tmp_path / KEY_NAME).exists()
+    host_key(tmp_path)
+    assert stat.S_IMODE((tmp_path / KEY_NAME).stat().st_mode) == 0o600
+    assert sorted(path.name for path in tmp_path.iterdir()) == [KEY_NAME, f"{KEY_NAME}.pub"]
 
 
 def test_session_channels_on_one_connection_are_bounded() -> None:
