@@ -1,5 +1,6 @@
 """Who may hold a session through a door right now: the bounds on sessions per player
-and in all, and the ticket that names each session's player to the table server.
+and in all, the ticket that names each session's player to the table server, and the
+player's own folder on the host.
 
 One :class:`Admissions` serves every door of a server, so a player's sessions are counted
 together whether they came by SSH or by browser.
@@ -8,8 +9,10 @@ together whether they came by SSH or by browser.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from table.door.options import DoorLimits
@@ -51,3 +54,13 @@ class Admissions:
             self.open[player] -= 1
             if self.open[player] <= 0:
                 del self.open[player]
+
+
+def player_home(folder: Path, player: str) -> Path:
+    """``player``'s own folder beside the store (their exported games, their settings,
+    the table they last sat at), with its ``saves`` folder made: named by a digest, so
+    that no name can reach outside ``folder/door``."""
+    digest = hashlib.sha256(player.encode("utf-8")).hexdigest()[:24]
+    home = folder / "door" / digest
+    (home / "saves").mkdir(parents=True, exist_ok=True, mode=0o700)
+    return home

@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import sys
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 import asyncssh
 
+from table.door.admissions import Admissions, player_home
 from table.door.gate import LOGIN_TIMEOUT, Gate, GateLimits, Visitor
 from table.door.hostkey import fingerprint, host_key
 from table.door.options import PORT_FILE, DoorLimits
-from table.door.session import STATUS_WITHIN, DoorFull, DoorSession
+from table.door.session import STATUS_WITHIN, DoorSession
 from table.server.journal import log
 
 if TYPE_CHECKING:
@@ -42,15 +41,23 @@ for file transfers; keys are few): what a channel can make the door hold."""
 class Door:
     """The SSH door of one table server (see the package docstring)."""
 
-    def __init__(self, hub: Hub, socket: Path, db: Path, limits: DoorLimits | None = None) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        socket: Path,
+        db: Path,
+        limits: DoorLimits | None = None,
+        admissions: Admissions | None = None,
+    ) -> None:
+        """``admissions``: the bounds on sessions this door shares with the server's other
+        doors (its own, of ``limits``, when None)."""
         self.hub = hub
         self.socket = socket
         self.folder = db.parent
         self.db = db
-        self.limits = limits or DoorLimits()
+        self.admissions = admissions or Admissions(hub, limits)
+        self.limits = self.admissions.limits
         self.sessions: set[DoorSession] = set()
-        self.open: Counter[str] = Counter()
-        """Sessions of each player admitted and not yet over."""
         self.port = 0
         self.fingerprint = ""
         self._server: asyncssh.SSHAcceptor | None = None
@@ -148,34 +155,14 @@ class Door:
 
     # ---------------------------------------------------------------- sessions
 
-    @contextlib.contextmanager
-    def admitted(self, player: str) -> Iterator[str]:
-        """A session of ``player`` within the bounds, and its ticket for the hub; raises
-        :class:`DoorFull` saying why not."""
-        if self.open[player] >= self.limits.sessions_per_player:
-            raise DoorFull(
-                f"you have {self.open[player]} sessions open through this door already: "
-                "close one first"
-            )
-        if self.open.total() >= self.limits.sessions:
-            raise DoorFull("the door has as many players as it can take: try again later")
-        self.open[player] += 1
-        ticket = self.hub.issue_ticket(player)
-        try:
-            yield ticket
-        finally:
-            self.hub.revoke_ticket(ticket)
-            self.open[player] -= 1
-            if self.open[player] <= 0:
-                del self.open[player]
+    def admitted(self, player: str) -> contextlib.AbstractContextManager[str]:
+        """A session of ``player`` within the doors' bounds, and its ticket for the hub
+        (see :meth:`table.door.admissions.Admissions.admitted`)."""
+        return self.admissions.admitted(player)
 
     def home(self, player: str) -> Path:
-        """The player's own folder on the host (their exported games, their settings):
-        named by a digest, so that no name can reach outside it."""
-        digest = hashlib.sha256(player.encode("utf-8")).hexdigest()[:24]
-        home = self.folder / "door" / digest
-        (home / "saves").mkdir(parents=True, exist_ok=True, mode=0o700)
-        return home
+        """The player's own folder on the host (:func:`table.door.admissions.player_home`)."""
+        return player_home(self.folder, player)
 
     def game_command(self, home: Path) -> list[str]:
         """The game, in isolated mode, on this server's socket, saving in ``home``."""

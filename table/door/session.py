@@ -37,6 +37,7 @@ import asyncssh
 from asyncssh.packet import SSHPacket
 
 from saves.text import printable
+from table.door.admissions import DoorFull
 from table.server.journal import log
 
 if TYPE_CHECKING:
@@ -390,10 +391,6 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
 
     def _refuse(self, line: str) -> None:
         self._err(f"{line}\r\n".encode())
-
-
-class DoorFull(Exception):
-    """A bound on sessions was reached; ``str`` tells the newcomer why."""
 
 
 def _keep_only_wanted_environment(chan: asyncssh.SSHServerChannel[bytes]) -> None:

@@ -188,18 +188,19 @@ def _doors(
 ) -> list[tuple[tuple[str, tuple[str | None, int]], Door]]:
     """The doors asked for, each with its name and address; their modules (asyncssh,
     aiohttp) are loaded only then."""
+    from table.door.admissions import Admissions
+
     limits = DoorLimits(max(1, args.sessions), max(1, args.sessions_per_player))
+    admissions = Admissions(hub, limits)  # one count of a player's sessions, both doors
     doors: list[tuple[tuple[str, tuple[str | None, int]], Door]] = []
     if args.ssh is not None:
         from table.door.server import Door as SSHDoor
 
-        doors.append((("SSH", args.ssh), SSHDoor(hub, path, db, limits)))
+        doors.append((("SSH", args.ssh), SSHDoor(hub, path, db, admissions=admissions)))
     if args.web is not None:
-        from table.door.admissions import Admissions
         from table.web.server import WebDoor
 
-        web = WebDoor(Admissions(hub, limits), path, db, args.web_url)
-        doors.append((("web", args.web), web))
+        doors.append((("web", args.web), WebDoor(admissions, path, db, args.web_url)))
     return doors
 
 

@@ -22,7 +22,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from table.door.admissions import DoorFull
+from table.door.admissions import DoorFull, player_home
 from table.door.gate import WrongCodes
 from table.door.options import WEB_URL_FILE
 from table.door.players_thread import PlayersThread
@@ -139,12 +139,16 @@ class WebDoor:
         form = await request.post()
         code = str(form.get("code", ""))[:64]
         assert self._store is not None
+        # Counted wrong from the moment the store looks at it, forgiven if right: ten
+        # sign-ins sent at once would otherwise all pass the check above before any
+        # answer came back.
+        counted = self.wrong.add(address)
         try:
             player, token = await self._store.call(Players.redeem_web, code)
         except PlayersError as exc:
-            self.wrong.add(address)
             reason = str(exc)[:1].upper() + str(exc)[1:]
             return _html(pages.sign_in(code, f"{reason}."), status=403)
+        self.wrong.forgive(address, counted)
         log(f"web door: {player} signed in from {address}")
         response = web.HTTPSeeOther("./")
         response.set_cookie(
@@ -318,8 +322,7 @@ class Game(AppService):
         await self.tab.close()
 
     async def _open_app_process(self, width: int = 80, height: int = 24):  # type: ignore[no-untyped-def]
-        home = self.door.folder / "door" / _digest(self.player)
-        (home / "saves").mkdir(parents=True, exist_ok=True, mode=0o700)
+        home = player_home(self.door.folder, self.player)
         env = {
             "PATH": "/usr/bin:/bin",
             "HOME": str(home),
@@ -352,12 +355,6 @@ class Game(AppService):
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
             await process.wait()
-
-
-def _digest(player: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(player.encode("utf-8")).hexdigest()[:24]
 
 
 def _html(text: str, status: int = 200) -> web.Response:

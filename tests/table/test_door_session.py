@@ -155,7 +155,7 @@ async def test_a_client_gone_while_its_game_starts_takes_the_game_with_it(
     assert session.process is not None and session.process.returncode is not None
     assert session.process.returncode < 0, "the game was not ended by the door"
     assert os.get_blocking(closed[0]), "the door changed a descriptor that is no longer its"
-    assert not door.open and not door.hub._tickets and not door.sessions
+    assert not door.admissions.open and not door.hub._tickets and not door.sessions
 
 
 async def test_a_client_gone_before_its_session_begins_starts_no_game(door: QuietDoor) -> None:
@@ -171,7 +171,7 @@ async def test_a_client_gone_before_its_session_begins_starts_no_game(door: Quie
     finally:
         await _no_game_left(session)
     assert session.process is None
-    assert not door.open and not door.hub._tickets and not door.sessions
+    assert not door.admissions.open and not door.hub._tickets and not door.sessions
 
 
 async def _no_game_left(session: DoorSession) -> None:

@@ -5,6 +5,7 @@ The door as players use it, in Chromium, is tested in tests/web/."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 import sys
@@ -277,3 +278,27 @@ async def test_focus_and_blur_from_the_page_keep_the_game(door: WebDoor) -> None
                 answer = received.json()
         assert answer == ["pong", "7"] and not tab.closed
         await tab.close()
+
+
+async def test_wrong_codes_sent_all_at_once_are_bounded_too() -> None:
+    """Twenty sign-ins sent together: each counts from the moment the store looks at it,
+    so no more than ten are even tried (and a right code does not count)."""
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        door = WebDoor(Path(folder))
+        try:
+            async with client() as http:
+                right = await sign_in(door, http, "Hal")
+                assert right.status == 303
+
+                async def wrong(n: int) -> int:
+                    answer = await http.post(
+                        door.url + "signin",
+                        data={"code": f"WRONG-{n}"},
+                        headers={"Origin": door.origin},
+                    )
+                    return answer.status
+
+                statuses = await asyncio.gather(*(wrong(n) for n in range(20)))
+                assert statuses.count(403) == 10 and statuses.count(429) == 10
+        finally:
+            door.stop()
