@@ -21,18 +21,14 @@ import functools
 import itertools
 import multiprocessing
 import os
-import threading
-import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 import core
+from table.lifeline import die_with
 from table.server.journal import log
-
-PARENT_CHECK = 0.2
-"""Seconds between a worker's looks at whether its server is still there."""
 
 
 def decide(level: core.Level, seed: int, state: core.GameState) -> core.Action:
@@ -46,27 +42,6 @@ def _ready() -> None:
     """A first job, so that a worker is started (and has imported the rules) before the
     first real decision is due."""
     import core.ai  # noqa: F401
-
-
-def _watch_parent(parent: int) -> None:
-    """In each worker: die with the server. Linux's parent-death signal does it at once;
-    a thread that watches the parent's pid does it everywhere, and covers a parent that
-    died before the signal was set."""
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 @dataclass(eq=False)
@@ -98,7 +73,7 @@ class Lane:
         pool = ProcessPoolExecutor(
             self.workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_watch_parent,
+            initializer=die_with,
             initargs=(os.getpid(),),
         )
         # Start the workers now, from this thread (the parent-death signal is tied to it).

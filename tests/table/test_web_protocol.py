@@ -6,7 +6,9 @@ The door as players use it, in Chromium, is tested in tests/web/."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -301,4 +303,36 @@ async def test_wrong_codes_sent_all_at_once_are_bounded_too() -> None:
                 statuses = await asyncio.gather(*(wrong(n) for n in range(20)))
                 assert statuses.count(403) == 10 and statuses.count(429) == 10
         finally:
+            door.stop()
+
+
+def games_of(folder: str) -> list[str]:
+    """The web door's game processes of the server in ``folder`` (orphans included)."""
+    found = subprocess.run(
+        ["pgrep", "-f", f"tui.web --socket {folder}"], capture_output=True, text=True
+    )
+    return found.stdout.split()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM])
+async def test_a_server_killed_or_stopped_takes_its_tabs_games_with_it(stop) -> None:
+    """kill -9 runs nothing of the server's: its games, whose pipes are not watched by
+    the web driver, leave by their parent-death signal; SIGTERM closes their tabs."""
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
+        door = WebDoor(Path(folder))
+        try:
+            async with client() as http:
+                await sign_in(door, http, "Ivy")
+                tab = await http.ws_connect(door.url + "ws?width=80&height=24", origin=door.origin)
+                await tab.receive(timeout=START_LIMIT)
+                assert len(games_of(folder)) == 1
+                door.process.send_signal(stop)
+                door.process.wait(10)
+                deadline = time.monotonic() + 2
+                while games_of(folder) and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+                assert games_of(folder) == []
+        finally:
+            for pid in games_of(folder):
+                os.kill(int(pid), signal.SIGKILL)
             door.stop()
