@@ -6,8 +6,6 @@ The door as players use it, through the real ``ssh``, is tested in tests/door/."
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
@@ -18,9 +16,7 @@ import pytest
 
 from table.door.options import PORT_FILE
 from table.players import Players, fingerprint
-
-START_LIMIT = 20.0
-"""Seconds the server may take to open its door (a bound against hangs, not a timing)."""
+from tests.table_server.process import spawn, stop
 
 
 class Door:
@@ -30,25 +26,11 @@ class Door:
         self.folder = folder
         self.db = folder / "data" / "tables.db"
         self.socket = folder / "t.sock"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "table.server", "--socket", str(self.socket),
-             "--db", str(self.db), "--ssh", "127.0.0.1:0"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )  # fmt: skip
-        deadline = time.monotonic() + START_LIMIT
-        while not self.socket.exists():
-            assert self.process.poll() is None, self.process.stderr and self.process.stderr.read()
-            assert time.monotonic() < deadline, "the door never opened"
-            time.sleep(0.02)
+        self.process = spawn(self.socket, self.db, "--ssh", "127.0.0.1:0")
         self.port = int((self.db.parent / PORT_FILE).read_text())
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
+        stop(self.process)
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ import pytest
 
 from table.door.options import WEB_URL_FILE
 from table.players import Players
+from tests.table_server.process import spawn, stop
 
 START_LIMIT = 20.0
 """Seconds the server may take to open its door (a bound against hangs, not a timing)."""
@@ -32,27 +32,7 @@ class WebDoor:
     def __init__(self, folder: Path, *args: str) -> None:
         self.db = folder / "data" / "tables.db"
         self.socket = folder / "t.sock"
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "table.server",
-                "--socket",
-                str(self.socket),
-                "--db",
-                str(self.db),
-                "--web",
-                "127.0.0.1:0",
-                *args,
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + START_LIMIT
-        while not self.socket.exists():
-            assert self.process.poll() is None, self.process.stderr and self.process.stderr.read()
-            assert time.monotonic() < deadline, "the door never opened"
-            time.sleep(0.02)
+        self.process = spawn(self.socket, self.db, "--web", "127.0.0.1:0", *args)
         self.public = (self.db.parent / WEB_URL_FILE).read_text().strip()
         self.url = self.public if "127.0.0.1" in self.public else self._bound()
         self.origin = self.url.rstrip("/")
@@ -81,12 +61,7 @@ class WebDoor:
         return len(found.stdout.split())
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
+        stop(self.process)
 
 
 @pytest.fixture(scope="module")

@@ -34,18 +34,11 @@ class Server:
 
     def start(self) -> None:
         self.socket.unlink(missing_ok=True)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "table.server", "--socket", str(self.socket),
-             "--db", str(self.db),
-             *(["--trust-account", getpass.getuser()] if self.trust else []),
-             *(["--commit-delay", str(self.commit_delay)] if self.commit_delay else [])],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        self.process = spawn(
+            self.socket, self.db,
+            *(["--trust-account", getpass.getuser()] if self.trust else []),
+            *(["--commit-delay", str(self.commit_delay)] if self.commit_delay else []),
         )  # fmt: skip
-        deadline = time.monotonic() + START_LIMIT
-        while not self.socket.exists():
-            assert self.process.poll() is None, self.process.stderr and self.process.stderr.read()
-            assert time.monotonic() < deadline, "the server never listened"
-            time.sleep(0.02)
 
     def kill(self) -> None:
         assert self.process is not None
@@ -53,15 +46,38 @@ class Server:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        if self.process is not None:
+            stop(self.process)
 
     def address(self, player: str) -> ServerAddress:
         return ServerAddress(self.socket, player)
+
+
+def spawn(socket: Path, db: Path, *options: str) -> subprocess.Popen[bytes]:
+    """``python -m table.server --socket SOCKET --db DB OPTIONS``, returned once it
+    listens (its socket appears only then, with its doors open); its stderr is piped."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "table.server", "--socket", str(socket), "--db", str(db),
+         *options],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    deadline = time.monotonic() + START_LIMIT
+    while not socket.exists():
+        assert process.poll() is None, process.stderr and process.stderr.read()
+        assert time.monotonic() < deadline, "the server never listened"
+        time.sleep(0.02)
+    return process
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within 10 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
 
 
 @pytest.fixture
