@@ -4,8 +4,6 @@ they came by (``--sessions-per-player``)."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -15,6 +13,7 @@ import asyncssh
 
 from table.door.options import PORT_FILE, WEB_URL_FILE
 from table.players import Players
+from tests.table_server.process import spawn, stop
 
 START_LIMIT = 20.0
 """Seconds the server may take to open its doors (a bound against hangs, not a timing)."""
@@ -24,16 +23,11 @@ async def test_a_tab_open_counts_against_the_ssh_door_too() -> None:
     with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as name:
         folder = Path(name)
         db, socket = folder / "data" / "tables.db", folder / "t.sock"
-        server = subprocess.Popen(
-            [sys.executable, "-m", "table.server", "--socket", str(socket), "--db", str(db),
-             "--ssh", "127.0.0.1:0", "--web", "127.0.0.1:0", "--sessions-per-player", "1"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        server = spawn(
+            socket, db, "--ssh", "127.0.0.1:0", "--web", "127.0.0.1:0",
+            "--sessions-per-player", "1",
         )  # fmt: skip
         try:
-            deadline = time.monotonic() + START_LIMIT
-            while not socket.exists():
-                assert server.poll() is None and time.monotonic() < deadline
-                await asyncio.sleep(0.02)
             key = asyncssh.generate_private_key("ssh-ed25519")
             with Players(db) as players:
                 players.add("Ann", key.export_public_key().decode())
@@ -63,5 +57,4 @@ async def test_a_tab_open_counts_against_the_ssh_door_too() -> None:
                 await asyncio.sleep(0.1)
             assert answer.stdout == "No table is waiting for Ann.\n"
         finally:
-            server.terminate()
-            server.wait(10)
+            stop(server)
