@@ -45,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,8 +99,15 @@ TICKS = os.sysconf("SC_CLK_TCK")
 class Probe(Terminal):
     """A ptyprobe terminal that knows when the program last wrote."""
 
-    def __init__(self, command: Sequence[str], timeout: float = LOBBY_LIMIT) -> None:
-        super().__init__(command, cols=COLS, rows=ROWS, timeout=timeout)
+    def __init__(
+        self,
+        command: Sequence[str],
+        timeout: float = LOBBY_LIMIT,
+        *,
+        size: tuple[int, int] = (COLS, ROWS),
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(command, cols=size[0], rows=size[1], env=env, timeout=timeout)
         self.last_write = self.since
         self.gone = False
         self.closed = False
@@ -254,6 +261,9 @@ def free_port() -> int:
 class Door:
     """``mykerinos serve --ssh 127.0.0.1:PORT`` on a store of its own in ``folder``."""
 
+    GAME = "--save-dir"
+    """A word of its game processes' command lines (not of its computer players')."""
+
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.socket = folder / "t.sock"
@@ -272,20 +282,7 @@ class Door:
         :meth:`stop` ends it, even when this failed."""
         for _attempt in range(3):  # another program may take the free port first
             self.port = free_port()
-            with open(self.log, "ab") as log:
-                self.process = subprocess.Popen(
-                    [MYKERINOS, "serve", "--socket", str(self.socket), "--db", str(self.db),
-                     "--ssh", f"{HOST}:{self.port}", "--trust-account", getpass.getuser(),
-                     "--max-connections", "1000"],
-                    stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=ROOT,
-                    start_new_session=True,
-                )  # fmt: skip
-            deadline = time.monotonic() + START_LIMIT
-            while not self.socket.exists() and self.process.poll() is None:
-                if time.monotonic() > deadline:
-                    raise ProbeError(f"the server never listened: {self.log.read_text()}")
-                time.sleep(0.02)
-            if self.process.poll() is None:
+            if self.serve(["--ssh", f"{HOST}:{self.port}"], self.socket.exists):
                 kind, blob = (self.folder / "ssh_host_ed25519_key.pub").read_text().split()[:2]
                 self.known_hosts.write_text(f"[{HOST}]:{self.port} {kind} {blob}\n")
                 return
@@ -293,18 +290,36 @@ class Door:
                 break
         raise ProbeError(f"the server did not start: {self.log.read_text()}")
 
+    def serve(self, door: Sequence[str], ready: Callable[[], bool]) -> bool:
+        """Start ``mykerinos serve`` with the options of ``door``, and wait until it is
+        ``ready`` (bounded); whether it still runs then."""
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [MYKERINOS, "serve", "--socket", str(self.socket), "--db", str(self.db),
+                 *door, "--trust-account", getpass.getuser(), "--max-connections", "1000"],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=ROOT,
+                start_new_session=True,
+            )  # fmt: skip
+        deadline = time.monotonic() + START_LIMIT
+        while not ready() and self.process.poll() is None:
+            if time.monotonic() > deadline:
+                raise ProbeError(f"the server never listened: {self.log.read_text()}")
+            time.sleep(0.02)
+        return self.process.poll() is None
+
     @property
     def pid(self) -> int:
         assert self.process is not None
         return self.process.pid
 
     def games(self) -> set[int]:
-        """The live game processes of the door's sessions: the server's children that
-        are given a ``--save-dir`` (``python -I -m tui.door --socket … --save-dir …``,
-        whatever the module's name; not its computer players, nor a ``status``)."""
+        """The live game processes of the door's sessions: the server's children whose
+        command line has :attr:`GAME` (here, those given a ``--save-dir``: ``python -I -m
+        tui.door --socket … --save-dir …``, whatever the module's name; not its computer
+        players, nor a ``status``)."""
         found = children(self.pid)
         self.seen |= found
-        return {p for p in found if "--save-dir" in command_line(p).split() and alive(p)}
+        return {p for p in found if self.GAME in command_line(p).split() and alive(p)}
 
     def wait_gone(self, games: set[int], others: Sequence[Probe] = ()) -> tuple[float, set[int]]:
         """Until ``games`` have all left (bounded): seconds taken, and those still there."""
@@ -403,7 +418,8 @@ class Door:
         return left
 
 
-async def _create_tables(path: Path, count: int) -> None:
+async def make_tables(path: Path, count: int) -> None:
+    """``count`` tables of ``MAKER``'s on the server at ``path``, each with a seat open."""
     connection = await connect(path, MAKER)
     seats = (wire.SeatSpec("player", MAKER), wire.SeatSpec("open"))
     for i in range(count):
@@ -417,7 +433,7 @@ async def _create_tables(path: Path, count: int) -> None:
 
 def create_tables(door: Door, count: int = TABLES) -> None:
     """``count`` tables of ``MAKER``'s, each with a seat open."""
-    asyncio.run(_create_tables(door.socket, count))
+    asyncio.run(make_tables(door.socket, count))
 
 
 # ---------------------------------------------------------------- the parts
@@ -428,6 +444,25 @@ def spread(values: Sequence[float], scale: float = 1000.0) -> str:
     return (
         f"{statistics.median(values) * scale:.0f} ms "
         f"({min(values) * scale:.0f}–{max(values) * scale:.0f})"
+    )
+
+
+def print_memory(
+    pss: Sequence[int], rss: Sequence[int], server: Sequence[int], sessions: int
+) -> None:
+    """The games' PSS and RSS, and the ``server``'s RSS at its start, after a warm-up
+    session, with ``sessions`` sessions, after they closed (part 3, and bench_web's)."""
+    start, before, with_them, after = server
+    print(
+        f"   per game process: PSS {statistics.mean(pss) / MB:.1f} MB (sum {sum(pss) / MB:.0f} "
+        f"MB), RSS {statistics.mean(rss) / MB:.1f} MB (min {min(rss) / MB:.1f}, max "
+        f"{max(rss) / MB:.1f})"
+    )
+    print(
+        f"   server RSS: {start / MB:.1f} MB at start, {before / MB:.1f} MB after a "
+        f"warm-up session, {with_them / MB:.1f} MB with {sessions} sessions "
+        f"({(with_them - before) / max(sessions, 1) / 1024:.0f} KB per session), "
+        f"{after / MB:.1f} MB after they closed"
     )
 
 
@@ -584,17 +619,7 @@ def crowd(folder: Path, sessions: int, runs: int, idle: float) -> None:
     print(f"   {BATCH} at a time in {took:.1f} s; {len(refused)} never showed the lobby")
     for line in refused[:5]:
         print(f"   | {line}")
-    print(
-        f"   per game process: PSS {statistics.mean(pss) / MB:.1f} MB (sum {sum(pss) / MB:.0f} "
-        f"MB), RSS {statistics.mean(rss) / MB:.1f} MB (min {min(rss) / MB:.1f}, max "
-        f"{max(rss) / MB:.1f})"
-    )
-    print(
-        f"   server RSS: {rss_start / MB:.1f} MB at start, {rss_before / MB:.1f} MB after a "
-        f"warm-up session, {rss_with / MB:.1f} MB with {n} sessions "
-        f"({(rss_with - rss_before) / max(n, 1) / 1024:.0f} KB per session), "
-        f"{rss_after / MB:.1f} MB after they closed"
-    )
+    print_memory(pss, rss, (rss_start, rss_before, rss_with, rss_after), n)
     print(
         f"   over {idle_for:.0f} s idle: games' RSS in all {sum(rss) / MB:.1f} MB → "
         f"{sum(rss_later) / MB:.1f} MB, server's {rss_with / MB:.1f} MB → "

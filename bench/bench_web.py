@@ -47,7 +47,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import getpass
 import json
 import os
 import re
@@ -68,24 +67,26 @@ from urllib.parse import parse_qs, urlsplit
 import pyte
 from bench_door import (  # bench/, this script's folder, is first on sys.path
     Door,
+    Probe,
     alive,
     children,
     clean_environment,
     command_line,
     cpu,
+    make_tables,
     memory,
+    print_memory,
+    reach_lobby,
     spread,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
-from ptyprobe import ProbeError, Terminal
+from ptyprobe import ProbeError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from table import protocol as wire  # noqa: E402 - after the path, like the other benches
-from table.connection import connect  # noqa: E402
-from table.door.options import WEB_URL_FILE  # noqa: E402
+from table.door.options import WEB_URL_FILE  # noqa: E402 - after the path, like the others
 from table.players import Players  # noqa: E402
 
 MYKERINOS = str(Path(sys.executable).parent / "mykerinos")
@@ -103,7 +104,6 @@ bench_door's terminals. The local game gets whatever size the page's terminal ha
 PLAYER = "ann"
 """The player of parts 1 to 3, in the browser (by her invitations) and locally (named by
 this login, a trusted account): both see the very same lobby."""
-MAKER = "cleo"
 TABLES = 3
 LOBBY = "Tables on the server"
 LISTED = "a seat is free"
@@ -479,15 +479,12 @@ def launch(playwright: Any) -> Browser:
 # ---------------------------------------------------------------- the local side
 
 
-class Local(Terminal):
-    """The game started locally in a pty (ptyprobe) of the page's size, its output fed
-    to a pyte screen as the page's is, knowing when it last wrote."""
+class Local(Probe):
+    """The game started locally in a pty (bench_door's probe) of the page's size, its
+    output fed to a pyte screen as the page's is."""
 
     def __init__(self, command: Sequence[str], size: tuple[int, int], env: Mapping[str, str]):
-        super().__init__(command, cols=size[0], rows=size[1], env=env, timeout=LOBBY_LIMIT)
-        self.last_write = self.since
-        self.gone = False
-        self.closed = False
+        super().__init__(command, size=size, env=env)
         self.screen = pyte.Screen(*size)
         self.stream = pyte.ByteStream(self.screen)
         self.fed = 0
@@ -495,11 +492,8 @@ class Local(Terminal):
     def _pump(self, deadline: float) -> bool | None:
         wrote = super()._pump(deadline)
         if wrote:
-            self.last_write = time.monotonic()
             self.stream.feed(bytes(self.output[self.fed :]))
             self.fed = len(self.output)
-        elif wrote is False:
-            self.gone = True
         return wrote
 
     def text(self) -> str:
@@ -507,15 +501,7 @@ class Local(Terminal):
 
     def lobby(self) -> float:
         """Until the settled lobby is on screen: seconds from the start to its last write."""
-        deadline = time.monotonic() + LOBBY_LIMIT
-        while True:
-            self._pump(time.monotonic() + 0.02)
-            text, now = self.text(), time.monotonic()
-            if LOBBY in text and LISTED in text and now - self.last_write >= SETTLED:
-                return self.last_write - self.since
-            if self.gone or now > deadline:
-                state = "ended" if self.gone else f"not settled within {LOBBY_LIMIT:g} s"
-                raise ProbeError(f"no local lobby ({state}): {text[-300:]!r}")
+        return reach_lobby(self).lobby
 
     def wait_quiet(self, gap: float) -> int:
         """Until nothing was written for ``gap`` seconds (bounded); the bytes meanwhile."""
@@ -536,11 +522,6 @@ class Local(Terminal):
         self.wait_quiet(MOVE_QUIET)
         return first, len(self.output) - self.mark
 
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            super().close()
-
 
 # ---------------------------------------------------------------- the door
 
@@ -549,6 +530,7 @@ class WebDoor(Door):
     """``mykerinos serve --web 127.0.0.1:0`` on a store of its own in ``folder``;
     bench_door's SSH door for the rest (its stop, its search for processes left)."""
 
+    GAME = "tui.web"
     PROBLEMS = re.compile(r"traceback|error|exception|failed|unknown child|warning|killed", re.I)
 
     def __init__(self, folder: Path, sessions: int) -> None:
@@ -561,20 +543,14 @@ class WebDoor(Door):
         the door listens); :meth:`stop` ends it, even when this failed."""
         url_file = self.folder / WEB_URL_FILE
         url_file.unlink(missing_ok=True)
-        with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(
-                [MYKERINOS, "serve", "--socket", str(self.socket), "--db", str(self.db),
-                 "--web", f"{HOST}:0", "--trust-account", getpass.getuser(),
-                 "--max-connections", "1000", "--sessions", str(max(100, self.sessions + 10))],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=ROOT,
-                start_new_session=True,
-            )  # fmt: skip
-        deadline = time.monotonic() + START_LIMIT
-        while not (self.socket.exists() and url_file.exists() and url_file.read_text().strip()):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise ProbeError(f"the server never listened: {self.log.read_text()}")
-            time.sleep(0.02)
+        web = ["--web", f"{HOST}:0", "--sessions", str(max(100, self.sessions + 10))]
+        if not self.serve(web, lambda: self.socket.exists() and self.url_in(url_file)):
+            raise ProbeError(f"the server never listened: {self.log.read_text()}")
         self.url = url_file.read_text().strip()
+
+    @staticmethod
+    def url_in(url_file: Path) -> bool:
+        return url_file.exists() and bool(url_file.read_text().strip())
 
     def invite_cli(self, name: str) -> str:
         """``mykerinos invite NAME --web``: its link (line 2), checked against its code
@@ -597,49 +573,23 @@ class WebDoor(Door):
         with Players(self.db) as players:
             return f"{self.url}join?code={players.invite(name)}"
 
-    def games(self) -> set[int]:
-        """The live game processes of the door's tabs: the server's children running
-        ``tui.web`` (not its computer players)."""
-        found = children(self.pid)
-        self.seen |= found
-        return {p for p in found if "tui.web" in command_line(p).split() and alive(p)}
-
     def problems(self) -> list[str]:
         """The log's lines that say something went wrong."""
         lines = self.log.read_text(errors="replace").splitlines()
         return [line for line in lines if self.PROBLEMS.search(line)]
 
 
-async def _create_tables(path: Path, count: int) -> None:
-    connection = await connect(path, MAKER)
-    seats = (wire.SeatSpec("player", MAKER), wire.SeatSpec("open"))
-    for i in range(count):
-        answer = await connection.ask(
-            wire.CreateTable(connection.new_ref(), seats, title=f"bench {i + 1}")
-        )
-        if not isinstance(answer, wire.Lobby):
-            raise ProbeError(f"the table was not created: {answer!r}")
-    await connection.close()
-
-
 def create_tables(door: WebDoor, count: int = TABLES) -> None:
-    """``count`` tables of ``MAKER``'s, each with a seat open (in a thread of its own:
-    Playwright's sync API keeps an event loop of its own in this one)."""
+    """bench_door's tables (``count`` of its MAKER's, each with a seat open), in a thread
+    of its own: Playwright's sync API keeps an event loop of its own in this one."""
     with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, _create_tables(door.socket, count)).result(START_LIMIT)
+        pool.submit(asyncio.run, make_tables(door.socket, count)).result(START_LIMIT)
 
 
 def local_env(truecolor: bool = True) -> dict[str, str]:
     """The local game's terminal: truecolor (``COLORTERM``) as the door gives its games
     (``TEXTUAL_COLOR_SYSTEM=truecolor``), or the 256 colours of bench_door's."""
     return {"COLORTERM": "truecolor"} if truecolor else {}
-
-
-def local_argv(door: WebDoor) -> list[str]:
-    return [
-        MYKERINOS, "--socket", str(door.socket), "--player", PLAYER,
-        "--save-dir", str(door.folder / "saves"),
-    ]  # fmt: skip
 
 
 # ---------------------------------------------------------------- sessions
@@ -663,7 +613,7 @@ def browser_session(door: WebDoor, browser: Browser, link: str, rewrite: bool) -
 
 
 def local_session(door: WebDoor, size: tuple[int, int]) -> float:
-    term = Local(local_argv(door), size, local_env())
+    term = Local(door.local_argv(), size, local_env())
     try:
         return term.lobby()
     finally:
@@ -833,7 +783,7 @@ def idle(tab: Tab) -> int:
 
 def local_moves(door: WebDoor, size: tuple[int, int], count: int, truecolor: bool) -> Moves:
     result = Moves()
-    term = Local(local_argv(door), size, local_env(truecolor))
+    term = Local(door.local_argv(), size, local_env(truecolor))
     try:
         term.lobby()
         for i in range(WARM_MOVES + count):
@@ -998,17 +948,7 @@ def crowd(playwright: Any, folder: Path, sessions: int, runs: int, rewrite: bool
     )
     for line in refused[:5]:
         print(f"   | {line[:400]}")
-    print(
-        f"   per game process: PSS {statistics.mean(pss) / MB:.1f} MB (sum {sum(pss) / MB:.0f} "
-        f"MB), RSS {statistics.mean(rss) / MB:.1f} MB (min {min(rss) / MB:.1f}, max "
-        f"{max(rss) / MB:.1f})"
-    )
-    print(
-        f"   server RSS: {rss_start / MB:.1f} MB at start, {rss_before / MB:.1f} MB after a "
-        f"warm-up session, {rss_with / MB:.1f} MB with {n} sessions "
-        f"({(rss_with - rss_before) / max(n, 1) / 1024:.0f} KB per session), "
-        f"{rss_after / MB:.1f} MB after they closed"
-    )
+    print_memory(pss, rss, (rss_start, rss_before, rss_with, rss_after), n)
     print(
         f"   over {idle_for:.0f} s at the lobby: games' RSS in all {sum(rss) / MB:.1f} MB → "
         f"{sum(rss_later) / MB:.1f} MB, server's {rss_with / MB:.1f} MB → "

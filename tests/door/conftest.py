@@ -24,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -366,19 +367,31 @@ def _protocol_version() -> int:
     return protocol.VERSION
 
 
+D = TypeVar("D", bound=Door)
+
+
+@contextlib.contextmanager
+def serving(door: D) -> Iterator[D]:
+    """``door`` started; at the end, everything it and the test started is ended, and no
+    session's game may have crashed (the web door's tests use it too)."""
+    try:
+        door.start()
+        yield door
+    finally:
+        door.stop()
+    reports = door.crash_reports()
+    assert not reports, "a session's game crashed:\n" + "\n".join(reports)
+
+
 @pytest.fixture
 def door() -> Iterator[Door]:
     """A running server with its SSH door; everything it and the test started is ended."""
     # A short folder: a Unix socket's path must fit in 108 bytes, pytest's tmp_path may not.
-    with tempfile.TemporaryDirectory(prefix="myk-door-", dir="/tmp") as folder:
-        running = Door(Path(folder))
-        try:
-            running.start()
-            yield running
-        finally:
-            running.stop()
-        reports = running.crash_reports()
-        assert not reports, "a session's game crashed:\n" + "\n".join(reports)
+    with (
+        tempfile.TemporaryDirectory(prefix="myk-door-", dir="/tmp") as folder,
+        serving(Door(Path(folder))) as running,
+    ):
+        yield running
 
 
 def wait_no_sessions(door: Door, pids: set[int], limit: float) -> None:

@@ -5,10 +5,11 @@ session whose controlling terminal is a fresh pty, and feeds everything it write
 ``pyte`` screen of the pty's size, so that a test reads what a person would see:
 :meth:`PtyProcess.wait_for` a text, :meth:`PtyProcess.send` keys, :meth:`PtyProcess.resize`
 the window (the pty's size is set, SIGWINCH follows, and the emulator's screen changes
-with it). A reader thread drains the pty at all times, so the command never blocks on a
-full terminal. Every wait is bounded, and :meth:`PtyProcess.close` (also the end of a
-``with`` block) kills the command's whole process group and joins the reader: nothing is
-left behind, whatever the test did.
+with it). The screen and the waits on it are :mod:`tests.screen`'s, as the web door's. A
+reader thread drains the pty at all times, so the command never blocks on a full
+terminal. Every wait is bounded, and :meth:`PtyProcess.close` (also the end of a ``with``
+block) kills the command's whole process group and joins the reader: nothing is left
+behind, whatever the test did.
 """
 
 from __future__ import annotations
@@ -29,14 +30,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 
-import pyte
+from tests.screen import DEFAULT_TIMEOUT, Screen, Watched
 
-DEFAULT_TIMEOUT = 15.0
-"""Seconds a wait may take unless told otherwise (a bound against hangs, not a timing)."""
 POLL = 0.02
 """Seconds between two looks at the screen."""
-KEEP_OUTPUT = 1 << 20
-"""Bytes of raw output kept for :attr:`PtyProcess.output` (the last ones)."""
 
 
 ESCAPES = re.compile(
@@ -60,7 +57,7 @@ def _set_size(fd: int, cols: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
 
-class PtyProcess:
+class PtyProcess(Watched):
     """``argv`` running in a ``cols``×``rows`` pty, its output on a ``pyte`` screen."""
 
     def __init__(
@@ -73,12 +70,10 @@ class PtyProcess:
         cwd: str | Path | None = None,
     ) -> None:
         self.argv = list(argv)
-        self.screen = pyte.Screen(cols, rows)
-        self._stream = pyte.ByteStream(self.screen)
+        self.term = Screen(cols, rows)
+        """The screen, and the output (:attr:`Screen.received`, the last
+        :data:`tests.screen.KEEP_OUTPUT` bytes; :attr:`Screen.total`, all of them)."""
         self._lock = threading.Lock()
-        self._raw = bytearray()
-        self._received = 0
-        """Bytes read from the terminal so far (all of them, unlike ``_raw``)."""
         self._ended = threading.Event()
         self.master, slave = pty.openpty()
         try:
@@ -123,25 +118,18 @@ class PtyProcess:
             if not chunk:
                 break
             with self._lock:
-                self._received += len(chunk)
-                self._raw += chunk
-                if len(self._raw) > KEEP_OUTPUT:
-                    del self._raw[: len(self._raw) - KEEP_OUTPUT]
-                self._feed(chunk)
+                fault = self.term.feed(chunk)
+                if fault:
+                    self.term.received += f"\n{fault}\n".encode()
         self._ended.set()
-
-    def _feed(self, chunk: bytes) -> None:
-        try:
-            self._stream.feed(chunk)
-        except Exception as exc:  # an emulator's fault must not hide what the test sees
-            self._raw += f"\n[pyte could not read the output: {exc!r}]\n".encode()
 
     @property
     def output(self) -> str:
-        """Every byte written to the terminal so far (the last :data:`KEEP_OUTPUT`),
+        """Every byte written to the terminal so far (the last
+        :data:`tests.screen.KEEP_OUTPUT`),
         decoded, escape sequences and all."""
         with self._lock:
-            return self._raw.decode("utf-8", errors="replace")
+            return self.term.received.decode("utf-8", errors="replace")
 
     def text(self, start: int = 0) -> str:
         """What was written to the terminal from character ``start`` of :attr:`output` on, as
@@ -154,74 +142,28 @@ class PtyProcess:
     ) -> str:
         """Wait until ``check`` holds of :meth:`text` (everything written so far, plain);
         that text. On timeout, an ``AssertionError`` as :meth:`wait_for`'s."""
-        end = time.monotonic() + timeout
-        while True:
-            written = self.text()
-            if check(written):
-                return written
-            if time.monotonic() > end:
-                raise AssertionError(self._report(f"never saw {what}", timeout))
-            time.sleep(POLL)
+        return self.watch(self.text, check, timeout, f"never saw {what}")
 
-    def wait_quiet(self, quiet: float = 0.3, timeout: float = DEFAULT_TIMEOUT) -> None:
-        """Wait until the command has written nothing for ``quiet`` seconds (its screen
-        settled, as when a person acts on it)."""
-        end = time.monotonic() + timeout
-        size, since = self._received, time.monotonic()
-        while time.monotonic() - since < quiet:
-            if time.monotonic() > end:
-                raise AssertionError(self._report(f"never quiet for {quiet:g} s", timeout))
-            time.sleep(POLL)
-            if self._received != size:
-                size, since = self._received, time.monotonic()
+    # The waits on the screen (wait_for, wait_gone, wait_quiet) are Watched's.
 
     def lines(self) -> list[str]:
         """The screen's rows, as shown."""
         with self._lock:
-            return list(self.screen.display)
+            return self.term.lines()
 
-    def screen_text(self) -> str:
-        """The screen, one row per line, trailing blanks dropped."""
-        return "\n".join(line.rstrip() for line in self.lines()).rstrip("\n")
+    def pump(self) -> None:
+        time.sleep(POLL)  # the reader thread draws meanwhile
 
-    def wait_for(
-        self,
-        text: str | Callable[[str], bool],
-        timeout: float = DEFAULT_TIMEOUT,
-        *,
-        what: str | None = None,
-    ) -> str:
-        """Wait until ``text`` is on one row of the screen (or, given a function of the
-        screen's text, until it holds); the screen's text then. On timeout, an
-        ``AssertionError`` showing the screen, whether the command ended, and its status."""
-        check: Callable[[str], bool]
-        if callable(text):
-            check = text
-        else:
-            needle = text
-            check = lambda screen: any(needle in row for row in screen.split("\n"))  # noqa: E731
-        end = time.monotonic() + timeout
-        while True:
-            screen = self.screen_text()
-            if check(screen):
-                return screen
-            if time.monotonic() > end:
-                raise AssertionError(self._report(f"never saw {what or repr(text)}", timeout))
-            time.sleep(POLL)
+    def arrived(self) -> int:
+        return self.term.total
 
-    def wait_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
-        """Wait until ``text`` is on no row of the screen."""
-        return self.wait_for(lambda screen: text not in screen, timeout, what=f"{text!r} gone")
-
-    def _report(self, problem: str, timeout: float) -> str:
+    def report(self, problem: str, timeout: float) -> str:
+        """``problem``, whether the command ended and its status, and the screen."""
         status = self.process.poll()
         ended = "still running" if status is None else f"ended with status {status}"
         return (
             f"{problem} within {timeout:g} s ({' '.join(self.argv[:3])}… {ended}); "
-            f"the {self.screen.columns}×{self.screen.lines} screen:\n"
-            + "─" * self.screen.columns
-            + f"\n{self.screen_text()}\n"
-            + "─" * self.screen.columns
+            + self.framed(*self.term.size)
         )
 
     # ---------------------------------------------------------------- input
@@ -236,17 +178,17 @@ class PtyProcess:
             except BlockingIOError:
                 written = 0
             except OSError as exc:
-                raise AssertionError(self._report(f"could not type ({exc})", 0)) from None
+                raise AssertionError(self.report(f"could not type ({exc})", 0)) from None
             data = data[written:]
             if data:
-                assert time.monotonic() < end, self._report("no input taken", DEFAULT_TIMEOUT)
+                assert time.monotonic() < end, self.report("no input taken", DEFAULT_TIMEOUT)
                 time.sleep(POLL)
 
     def resize(self, cols: int, rows: int) -> None:
         """The window becomes ``cols``×``rows``: the pty's size (the kernel sends SIGWINCH
         to the command), and the emulator's screen."""
         with self._lock:
-            self.screen.resize(rows, cols)
+            self.term.resize(cols, rows)
         _set_size(self.master, cols, rows)
 
     # ---------------------------------------------------------------- the end
@@ -257,7 +199,7 @@ class PtyProcess:
         try:
             status = self.process.wait(timeout)
         except subprocess.TimeoutExpired:
-            raise AssertionError(self._report("the command did not end", timeout)) from None
+            raise AssertionError(self.report("the command did not end", timeout)) from None
         self._ended.wait(2.0)  # the output written before it ended
         return status
 

@@ -13,7 +13,8 @@ what the page received, not from a screenshot. A new websocket (a reload, the pa
 
 Playwright's sync API hands its events over only while one of its calls runs: every wait
 here polls with ``page.wait_for_timeout``, which lets the frames in. Every wait is bounded,
-and a wait that fails raises an ``AssertionError`` that shows the screen.
+and a wait that fails raises an ``AssertionError`` that shows the screen. The screen and
+the waits on it are :mod:`tests.screen`'s, as the SSH door's.
 
 The browser is Debian's Chromium (:data:`CHROMIUM`), never a download, with a fresh
 profile folder, reaching nothing but loopback.
@@ -22,14 +23,13 @@ profile folder, reaching nothing but loopback.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
 
-import pyte
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, WebSocket
+
+from tests.screen import DEFAULT_TIMEOUT, Screen, Watched
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -47,12 +47,8 @@ ARGS = [
 ]
 VIEWPORT = (1000, 600)
 """The page's size in pixels unless told otherwise: 111×28 cells with textual.js's font."""
-DEFAULT_TIMEOUT = 15.0
-"""Seconds a wait may take unless told otherwise (a bound against hangs, not a timing)."""
 POLL_MS = 25
 """Milliseconds between two looks at the screen (Playwright delivers the frames then)."""
-KEEP_OUTPUT = 1 << 20
-"""Bytes of a websocket's output kept (the last ones), for reports."""
 
 
 @contextmanager
@@ -67,23 +63,20 @@ def chromium(playwright: Playwright) -> Iterator[Browser]:
         browser.close()
 
 
-@dataclass
-class Socket:
-    """One websocket of the page's: its address, the size it asked for, what it received."""
+class Socket(Screen):
+    """One websocket of the page's: its address, and the screen of the size it asked for,
+    fed with the binary frames it received (the terminal's output: :attr:`Screen.received`,
+    :attr:`Screen.total`)."""
 
-    url: str
-    screen: pyte.Screen
-    stream: pyte.ByteStream
-    received: bytearray = field(default_factory=bytearray)
-    """Binary frames (the terminal's output), the last :data:`KEEP_OUTPUT` bytes."""
-    total: int = 0
-    """Bytes of binary frames received in all."""
-    texts: list[str] = field(default_factory=list)
-    """Text frames received (meta: pong, open_url…)."""
-    sent: list[str | bytes] = field(default_factory=list)
-    """Frames the page sent (stdin, resize, ping, focus…)."""
-    closed: bool = False
-    error: str | None = None
+    def __init__(self, url: str) -> None:
+        super().__init__(*_size_of(url))
+        self.url = url
+        self.texts: list[str] = []
+        """Text frames received (meta: pong, open_url…)."""
+        self.sent: list[str | bytes] = []
+        """Frames the page sent (stdin, resize, ping, focus…)."""
+        self.closed = False
+        self.error: str | None = None
 
 
 def _size_of(url: str) -> tuple[int, int]:
@@ -99,7 +92,7 @@ def _size_of(url: str) -> tuple[int, int]:
     return number("width", 80), number("height", 24)
 
 
-class Terminal:
+class Terminal(Watched):
     """A page of a web door and the terminal its websocket draws, read through pyte."""
 
     def __init__(self, page: Page) -> None:
@@ -112,9 +105,7 @@ class Terminal:
     # ---------------------------------------------------------------- frames
 
     def _opened(self, websocket: WebSocket) -> None:
-        cols, rows = _size_of(websocket.url)
-        screen = pyte.Screen(cols, rows)
-        socket = Socket(websocket.url, screen, pyte.ByteStream(screen))
+        socket = Socket(websocket.url)
         self.sockets.append(socket)
         websocket.on("framereceived", lambda payload: self._received(socket, payload))
         websocket.on("framesent", lambda payload: self._sent(socket, payload))
@@ -125,14 +116,9 @@ class Terminal:
         if isinstance(payload, str):
             socket.texts.append(payload)
             return
-        socket.total += len(payload)
-        socket.received += payload
-        if len(socket.received) > KEEP_OUTPUT:
-            del socket.received[: len(socket.received) - KEEP_OUTPUT]
-        try:
-            socket.stream.feed(payload)
-        except Exception as exc:  # the emulator's fault must not hide what the test sees
-            socket.texts.append(f"[pyte could not read the output: {exc!r}]")
+        fault = socket.feed(payload)
+        if fault:
+            socket.texts.append(fault)
 
     def _sent(self, socket: Socket, payload: str | bytes) -> None:
         socket.sent.append(payload)
@@ -146,12 +132,8 @@ class Terminal:
             size = message[1]
             if isinstance(size, dict):
                 cols, rows = int(size.get("width", 0)), int(size.get("height", 0))
-                if cols > 0 and rows > 0 and (cols, rows) != self.size_of(socket):
-                    socket.screen.resize(rows, cols)
-
-    @staticmethod
-    def size_of(socket: Socket) -> tuple[int, int]:
-        return socket.screen.columns, socket.screen.lines
+                if cols > 0 and rows > 0 and (cols, rows) != socket.size:
+                    socket.resize(cols, rows)
 
     @property
     def socket(self) -> Socket | None:
@@ -162,7 +144,7 @@ class Terminal:
     def size(self) -> tuple[int, int]:
         """The terminal's columns and rows, as the page last told the game."""
         socket = self.socket
-        return self.size_of(socket) if socket is not None else (0, 0)
+        return socket.size if socket is not None else (0, 0)
 
     # ---------------------------------------------------------------- reading
 
@@ -173,74 +155,25 @@ class Terminal:
     def lines(self) -> list[str]:
         """The screen's rows, as shown ([] before a websocket opened)."""
         socket = self.socket
-        return list(socket.screen.display) if socket is not None else []
+        return socket.lines() if socket is not None else []
 
-    def screen_text(self) -> str:
-        """The screen, one row per line, trailing blanks dropped."""
-        return "\n".join(line.rstrip() for line in self.lines()).rstrip("\n")
+    def arrived(self) -> tuple[int, int]:
+        """Websockets opened, and bytes the latest received."""
+        socket = self.socket
+        return (len(self.sockets), socket.total if socket is not None else 0)
 
-    def wait_for(
-        self,
-        text: str | Callable[[str], bool],
-        timeout: float = DEFAULT_TIMEOUT,
-        *,
-        what: str | None = None,
-    ) -> str:
-        """Wait until ``text`` is on one row of the screen (or, given a function of the
-        screen's text, until it holds); the screen's text then. On timeout, an
-        ``AssertionError`` showing the screen and the websocket's state."""
-        check: Callable[[str], bool]
-        if callable(text):
-            check = text
-        else:
-            needle = text
-            check = lambda screen: any(needle in row for row in screen.split("\n"))  # noqa: E731
-        end = time.monotonic() + timeout
-        while True:
-            screen = self.screen_text()
-            if check(screen):
-                return screen
-            if time.monotonic() > end:
-                raise AssertionError(self.report(f"never saw {what or repr(text)}", timeout))
-            self.pump()
-
-    def wait_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
-        """Wait until ``text`` is on no row of the screen."""
-        return self.wait_for(lambda screen: text not in screen, timeout, what=f"{text!r} gone")
-
-    def wait_quiet(self, quiet: float = 0.3, timeout: float = DEFAULT_TIMEOUT) -> None:
-        """Wait until the page has received nothing for ``quiet`` seconds (its screen
-        settled, as when a person acts on it)."""
-        end = time.monotonic() + timeout
-
-        def received() -> tuple[int, int]:
-            socket = self.socket
-            return (len(self.sockets), socket.total if socket is not None else 0)
-
-        seen, since = received(), time.monotonic()
-        while time.monotonic() - since < quiet:
-            if time.monotonic() > end:
-                raise AssertionError(self.report(f"never quiet for {quiet:g} s", timeout))
-            self.pump()
-            if received() != seen:
-                seen, since = received(), time.monotonic()
+    # The waits on the screen (wait_for, wait_gone, wait_quiet) are Watched's.
 
     def wait_socket(self, count: int = 1, timeout: float = DEFAULT_TIMEOUT) -> Socket:
         """Wait until the page has opened ``count`` websockets in all; the last one."""
-        end = time.monotonic() + timeout
-        while len(self.sockets) < count:
-            if time.monotonic() > end:
-                raise AssertionError(self.report(f"never opened websocket {count}", timeout))
-            self.pump()
+        problem = f"never opened websocket {count}"
+        self.watch(lambda: len(self.sockets), lambda opened: opened >= count, timeout, problem)
         return self.sockets[-1]
 
     def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> None:
         """Wait until the page's latest websocket is closed."""
-        end = time.monotonic() + timeout
-        while not (self.socket is not None and self.socket.closed):
-            if time.monotonic() > end:
-                raise AssertionError(self.report("the websocket never closed", timeout))
-            self.pump()
+        problem = "the websocket never closed"
+        self.watch(lambda: self.socket, lambda s: s is not None and s.closed, timeout, problem)
 
     def report(self, problem: str, timeout: float) -> str:
         """``problem``, the page's address, its websockets, and the screen."""
@@ -259,9 +192,8 @@ class Terminal:
             address = self.page.url
         except Exception:  # a closed page
             address = "?"
-        return (
-            f"{problem} within {timeout:g} s (page {address}; {state}); "
-            f"the {cols}×{rows} screen:\n" + "─" * cols + f"\n{self.screen_text()}\n" + "─" * cols
+        return f"{problem} within {timeout:g} s (page {address}; {state}); " + self.framed(
+            cols, rows
         )
 
     # ---------------------------------------------------------------- typing

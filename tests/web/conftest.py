@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from tests.door.conftest import HOST, LOBBY, START_LIMIT, Door
+from tests.door.conftest import HOST, LOBBY, START_LIMIT, Door, serving
 from tests.web.browser import CHROMIUM, VIEWPORT, Terminal, chromium, new_player
 
 URL_FILE = "web_door.url"
@@ -88,16 +88,12 @@ def running_door(*, ssh: bool = False) -> Iterator[WebDoor]:
     at the end everything it and the test started is ended, and no session's game may
     have crashed."""
     # A short folder: a Unix socket's path must fit in 108 bytes, pytest's tmp_path may not.
-    with tempfile.TemporaryDirectory(prefix="myk-web-", dir="/tmp") as folder:
-        door = WebDoor(Path(folder), ssh=ssh)
-        try:
-            door.start()
-            door.wait_url()
-            yield door
-        finally:
-            door.stop()
-        reports = door.crash_reports()
-        assert not reports, "a session's game crashed:\n" + "\n".join(reports)
+    with (
+        tempfile.TemporaryDirectory(prefix="myk-web-", dir="/tmp") as folder,
+        serving(WebDoor(Path(folder), ssh=ssh)) as door,
+    ):
+        door.wait_url()
+        yield door
 
 
 @pytest.fixture
