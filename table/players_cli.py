@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import pwd
 import socket
 import sqlite3
 import sys
@@ -144,6 +145,7 @@ def _read_keys(path: str) -> str:
 def _add(players: Players, name: str, keys_text: str) -> int:
     keys = players.add(name, keys_text)
     owner = shown(name.strip())
+    warn_if_login(name.strip())
     for key in keys:
         print(f"{owner}: {_key_words(key)}")
     return 0
@@ -188,6 +190,7 @@ def _invite(players: Players, name: str, days: float, folder: Path) -> int:
     """The code on a line of its own (for scripts), then what to tell the friend: the
     door's port and host key as the last door on this store opened them."""
     code = players.invite(name, days)
+    warn_if_login(name.strip())
     host = shown(socket.gethostname())
     port, key = door_seen(folder)
     print(code)
@@ -205,6 +208,7 @@ def _invite_web(players: Players, name: str, days: float, folder: Path) -> int:
     scripts), then what the friend does with it; the link's address is the one the last
     web door on this store announced, or a guess said to be one."""
     code = players.invite(name, days)
+    warn_if_login(name.strip())
     url = web_door_url(folder)
     print(code)
     print(f"{printable(url or default_web_url())}join?code={code}")
@@ -262,6 +266,21 @@ def door_seen(folder: Path) -> tuple[int, str]:
         line = (folder / f"{KEY_NAME}.pub").read_text(encoding="ascii")
         key = Key.parse(line).fingerprint
     return port, key
+
+
+def warn_if_login(name: str) -> None:
+    """Say so (on stderr, the command goes on) when ``name`` is also a login on this host:
+    at the tables a door's player and a login of one name are one player, so a friend
+    named like the host's own account would play the host's seats."""
+    try:
+        pwd.getpwnam(name)
+    except (KeyError, OSError):
+        return
+    print(
+        f"mykerinos: note: {shown(name)} is also a login on this host: at the tables they "
+        "are one player (give a friend a name of their own)",
+        file=sys.stderr,
+    )
 
 
 def _key_words(key: Key) -> str:

@@ -288,3 +288,13 @@ def test_invite_into_a_pipe_closed_early_says_nothing_and_succeeds(tmp_path) -> 
         os.close(writing)
     assert (result.returncode, result.stderr) == (0, "")
     assert "Cat, valid until" in mykerinos("players", "list", db=db).stdout
+
+
+def test_a_player_named_like_a_login_of_this_host_is_said_to_be_that_login(tmp_path) -> None:
+    """The names are one namespace at the tables: inviting "root" warns, and goes on."""
+    db = tmp_path / "tables.db"
+    invited = mykerinos("invite", "root", db=db)
+    assert invited.returncode == 0
+    assert "root is also a login on this host" in invited.stderr
+    other = mykerinos("invite", "Nobody Here", db=db)
+    assert other.returncode == 0 and other.stderr == ""
