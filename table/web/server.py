@@ -43,6 +43,10 @@ SIZE_LIMIT: Final = 500
 """Columns or rows a browser may ask for."""
 END_WITHIN: Final = 1.5
 """Seconds a game has to leave once its tab is gone, before it is killed."""
+CLOSE_WITHIN: Final = 2.0
+"""Seconds a tab has to take its last words and its close: a browser that stopped
+reading never takes them (aiohttp waits for room in the socket without end), and its
+connection is then dropped."""
 SESSIONS_CHECKED_EVERY: Final = 10.0
 """Seconds between checks that each open tab's session is still valid: a host's
 ``mykerinos players remove`` closes that player's tabs within this time."""
@@ -66,6 +70,8 @@ class WebDoor:
         self.wrong = WrongCodes()
         self.tabs: dict[web.WebSocketResponse, tuple[str, str]] = {}
         """Each open game tab: (its session token, its player)."""
+        self._transports: dict[web.WebSocketResponse, asyncio.Transport | None] = {}
+        """Each open tab's connection, dropped when it does not take its close."""
         self._runner: web.AppRunner | None = None
         self._store: PlayersThread | None = None
         self._watching: asyncio.Task[None] | None = None
@@ -105,9 +111,9 @@ class WebDoor:
         """Close every tab (their games leave), stop listening."""
         if self._watching is not None:
             self._watching.cancel()
-        for tab in list(self.tabs):
-            with contextlib.suppress(Exception):
-                await tab.close(message=b"the table server is stopping")
+        await asyncio.gather(
+            *(self._shut(tab, message=b"the table server is stopping") for tab in self.tabs)
+        )
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -165,9 +171,10 @@ class WebDoor:
         token = request.cookies.get(COOKIE, "")
         if token and self._store is not None:
             await self._store.call(Players.end_web_session, token)
-        for tab, (tab_token, _player) in list(self.tabs.items()):
-            if tab_token == token:
-                await tab.close(message=b"signed out")
+        await asyncio.gather(*(
+            self._shut(tab, message=b"signed out")
+            for tab, (tab_token, _player) in self.tabs.items() if tab_token == token
+        ))  # fmt: skip
         response = _html(pages.signed_out())
         response.del_cookie(COOKIE, path=self._cookie_path())
         return response
@@ -183,6 +190,7 @@ class WebDoor:
             raise web.HTTPForbidden(text="sign in first")
         tab = web.WebSocketResponse(heartbeat=15, max_msg_size=MESSAGE_LIMIT)
         await tab.prepare(request)
+        self._transports[tab] = request.transport
         width = _size(request.query.get("width"), 80)
         height = _size(request.query.get("height"), 24)
         try:
@@ -195,11 +203,30 @@ class WebDoor:
                 finally:
                     await game.end()
         except DoorFull as exc:
-            await tab.send_bytes(f"\r\nmykerinos: {exc}\r\n".encode())
+            await self._shut(tab, said=f"\r\nmykerinos: {exc}\r\n".encode())
         finally:
             self.tabs.pop(tab, None)
-            await tab.close()
+            await self._shut(tab)
+            self._transports.pop(tab, None)
         return tab
+
+    async def _shut(
+        self, tab: web.WebSocketResponse, said: bytes = b"", message: bytes = b""
+    ) -> None:
+        """Close ``tab`` (``said`` shown in its terminal first) within
+        :data:`CLOSE_WITHIN` seconds, else drop its connection: whoever closes it (the
+        door stopping, a sign-out, the session watch) must not wait on a browser that
+        stopped reading, nor leave its socket and the frames queued for it behind."""
+        try:
+            async with asyncio.timeout(CLOSE_WITHIN):
+                if said and not tab.closed:
+                    await tab.send_bytes(said)
+                await tab.close(message=message)
+        except Exception:  # TimeoutError, or the connection already gone
+            pass
+        transport = self._transports.get(tab)
+        if transport is not None and transport.get_write_buffer_size():
+            transport.abort()  # closed or not, what it still holds will never be read
 
     async def _read_tab(self, tab: web.WebSocketResponse, game: Game) -> None:
         """What the page sends: keys, a new size, a ping (textual-serve's messages)."""
@@ -239,8 +266,7 @@ class WebDoor:
                     break
                 if still != player:
                     log(f"web door: {player}'s session ended: their tab closes")
-                    await tab.send_bytes(b"\r\nmykerinos: your session has ended\r\n")
-                    await tab.close()
+                    await self._shut(tab, said=b"\r\nmykerinos: your session has ended\r\n")
 
     # ---------------------------------------------------------------- who is asking
 
@@ -349,12 +375,32 @@ class Game(AppService):
         process = self._process
         if process is None:
             return
+        # Its output is read no more (the packets' task is over or was cancelled): a game
+        # blocked writing a frame its tab never took would not see the quit, and
+        # asyncio's wait() returns only once the pipes are closed, which a pipe left
+        # full never is, not even after a kill: the tab's admission and ticket were then
+        # held for ever (and `serve` never stopped). Read it into nothing meanwhile.
+        discarding = [
+            asyncio.ensure_future(_discard(stream))
+            for stream in (process.stdout, process.stderr)
+            if stream is not None
+        ]
         try:  # wait for it first: kill() polls, and a poll reaps it behind asyncio's back
             await asyncio.wait_for(process.wait(), END_WITHIN)
         except TimeoutError:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
-            await process.wait()
+            with contextlib.suppress(TimeoutError):  # a pipe some other process holds
+                await asyncio.wait_for(process.wait(), END_WITHIN)
+        finally:
+            for task in discarding:
+                task.cancel()
+
+
+async def _discard(stream: asyncio.StreamReader) -> None:
+    with contextlib.suppress(Exception):
+        while await stream.read(1 << 16):
+            pass
 
 
 def _html(text: str, status: int = 200) -> web.Response:

@@ -1,0 +1,144 @@
+"""The web door against clients no browser would be: one that stops reading its
+websocket (found in the review of issue 20's door).
+Real ``mykerinos serve --web`` processes, raw sockets where aiohttp's client would be too
+polite."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import signal
+import socket
+import struct
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tests.table.test_web_protocol import START_LIMIT, WebDoor, client, games_of, sign_in
+
+
+@pytest.fixture
+def folder() -> Iterator[str]:
+    with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as made:
+        try:
+            yield made
+        finally:
+            for pid in games_of(made):
+                os.kill(int(pid), signal.SIGKILL)
+
+
+def _text_frame(text: str) -> bytes:
+    """One masked websocket text frame, as a browser sends it."""
+    data = text.encode()
+    mask = os.urandom(4)
+    size = bytes([0x80 | len(data)]) if len(data) < 126 else b"\xfe" + struct.pack(">H", len(data))
+    return b"\x81" + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
+def _address(door: WebDoor) -> tuple[str, int]:
+    host, port = door.url.split("//")[1].rstrip("/").split(":")
+    return host, int(port)
+
+
+def deaf_tab(door: WebDoor, token: str) -> socket.socket:
+    """A signed-in tab's websocket that, once open, asks for screens of 500 by 500 and
+    never reads one: the game's frames wait in the server for a reader that never comes."""
+    host, port = _address(door)
+    tab = socket.socket()
+    tab.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    tab.settimeout(START_LIMIT)
+    tab.connect((host, port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    tab.sendall(
+        f"GET /ws?width=500&height=500 HTTP/1.1\r\nHost: {host}:{port}\r\n"
+        f"Origin: {door.origin}\r\nCookie: mykerinos={token}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\n\r\n"
+        "".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += tab.recv(1)
+    assert b" 101 " in head.split(b"\r\n")[0], head
+    for n in range(40):  # each a whole new screen to draw
+        size = 500 - n % 2
+        tab.sendall(_text_frame(json.dumps(["resize", {"width": size, "height": size}])))
+        time.sleep(0.05)
+    time.sleep(2)  # the game draws them, the server's buffers fill
+    return tab
+
+
+async def _signed_in(door: WebDoor, http: aiohttp.ClientSession, name: str) -> str:
+    answer = await sign_in(door, http, name)
+    assert answer.status == 303
+    return answer.cookies["mykerinos"].value
+
+
+async def test_a_tab_that_stops_reading_does_not_keep_the_server_from_stopping(
+    folder: str,
+) -> None:
+    """SIGTERM closed each tab in turn, waiting for room in a socket nobody read, and
+    then for a killed game whose full pipe asyncio waited to see closed: `serve` never
+    ended (the host's Ctrl+C did nothing)."""
+    door = WebDoor(Path(folder))
+    try:
+        async with client() as http:
+            tab = deaf_tab(door, await _signed_in(door, http, "Deaf"))
+        assert len(games_of(folder)) == 1
+        door.process.send_signal(signal.SIGTERM)
+        stopped = await asyncio.to_thread(_ended_within, door, 8.0)
+        assert stopped, "serve --web did not stop within 8 s of SIGTERM"
+        assert door.process.returncode == 0
+        tab.close()
+    finally:
+        door.stop()
+
+
+def _ended_within(door: WebDoor, seconds: float) -> bool:
+    try:
+        door.process.wait(seconds)
+    except Exception:
+        return False
+    return True
+
+
+async def test_signing_out_ends_a_tab_that_stops_reading_and_frees_its_place(
+    folder: str,
+) -> None:
+    """The sign-out waited for ever on the deaf tab's close; and once a tab that stopped
+    reading had gone, its game's end waited for ever on the game's full pipe, so the
+    player's place among the door's sessions (and the ticket) stayed taken for good."""
+    door = WebDoor(Path(folder), "--sessions-per-player", "1")
+    try:
+        async with client() as http:
+            token = await _signed_in(door, http, "Eve")
+            tab = deaf_tab(door, token)
+            assert len(games_of(folder)) == 1
+            out = await asyncio.wait_for(
+                http.post(door.url + "signout", headers={"Origin": door.origin}), 8
+            )
+            assert out.status == 200
+            deadline = time.monotonic() + 8
+            while games_of(folder) and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            assert games_of(folder) == []
+            tab.close()
+            # The place is free again: a new sign-in's tab gets the lobby, not "close one".
+            await _signed_in(door, http, "Eve")
+            again = await http.ws_connect(door.url + "ws?width=80&height=24", origin=door.origin)
+            seen = b""
+            deadline = time.monotonic() + START_LIMIT
+            while b"you play as Eve" not in seen and time.monotonic() < deadline:
+                message = await again.receive(timeout=START_LIMIT)
+                if message.type != aiohttp.WSMsgType.BINARY:
+                    break
+                seen += message.data
+            assert b"you play as Eve" in seen, seen[-300:]
+            await again.close()
+    finally:
+        door.stop()
