@@ -137,12 +137,14 @@ class WebDoor:
     async def sign_in(self, request: web.Request) -> web.Response:
         self._same_origin(request)
         address = self._address(request)
+        # The form first: a bound checked before it came would let every sign-in that
+        # sent its headers, then waited, past it (twenty tried twenty codes).
+        form = await request.post()
         wait = self.wrong.blocked(address)
         if wait:
             minutes = int(wait // 60) + 1
             return _html(pages.sign_in(problem=f"Too many wrong codes from your address: "
                                        f"try again in {minutes} minutes."), status=429)  # fmt: skip
-        form = await request.post()
         code = str(form.get("code", ""))[:64]
         assert self._store is not None
         # Counted wrong from the moment the store looks at it, forgiven if right: ten

@@ -1,5 +1,5 @@
 """The web door against clients no browser would be: one that stops reading its
-websocket (found in the review of issue 20's door).
+websocket, sign-ins whose forms come slowly (found in the review of issue 20's door).
 Real ``mykerinos serve --web`` processes, raw sockets where aiohttp's client would be too
 polite."""
 
@@ -140,5 +140,42 @@ async def test_signing_out_ends_a_tab_that_stops_reading_and_frees_its_place(
                 seen += message.data
             assert b"you play as Eve" in seen, seen[-300:]
             await again.close()
+    finally:
+        door.stop()
+
+
+async def test_wrong_codes_whose_forms_come_slowly_are_bounded_too(folder: str) -> None:
+    """The bound was checked before the form was read: twenty sign-ins that sent their
+    headers, waited, then their codes all passed it, and all twenty codes were tried."""
+    door = WebDoor(Path(folder))
+    try:
+        host, port = _address(door)
+
+        def started() -> socket.socket:
+            form = socket.create_connection((host, port), timeout=START_LIMIT)
+            form.sendall(
+                f"POST /signin HTTP/1.1\r\nHost: {host}:{port}\r\nOrigin: {door.origin}\r\n"
+                "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 16\r\n"
+                "Connection: close\r\n\r\n".encode()
+            )
+            return form
+
+        forms = [started() for _ in range(20)]
+        await asyncio.sleep(0.5)  # every request is waiting for its form
+        for n, form in enumerate(forms):
+            form.sendall(f"code=WRONG-{n:05d}".encode())
+
+        def status(form: socket.socket) -> int:
+            answer = b""
+            while b"\r\n" not in answer:
+                got = form.recv(4096)
+                if not got:
+                    break
+                answer += got
+            form.close()
+            return int(answer.split(b" ", 2)[1])
+
+        statuses = [await asyncio.to_thread(status, form) for form in forms]
+        assert statuses.count(403) == 10 and statuses.count(429) == 10, statuses
     finally:
         door.stop()
