@@ -12,6 +12,7 @@ import contextlib
 import ipaddress
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -284,7 +285,7 @@ class WebDoor:
         if self.public_url is not None and self.url_given:
             parts = urlsplit(self.public_url)
             return f"{parts.scheme}://{parts.netloc}"
-        return f"http://{request.host}"
+        return f"http://{_host(request)}"
 
     def _same_origin(self, request: web.Request) -> None:
         origin = request.headers.get("Origin")
@@ -294,7 +295,9 @@ class WebDoor:
             raise web.HTTPForbidden(text="not from this door's own page")
 
     def _websocket_url(self, request: web.Request) -> str:
-        base = self.public_url if self.url_given and self.public_url else f"http://{request.host}/"
+        base = (
+            self.public_url if self.url_given and self.public_url else f"http://{_host(request)}/"
+        )
         scheme, rest = base.split(":", 1)
         return f"{'wss' if scheme == 'https' else 'ws'}:{rest}ws"
 
@@ -423,6 +426,19 @@ def _size(value: object, default: int) -> int:
     except ValueError:
         return default
     return max(1, min(number, SIZE_LIMIT))
+
+
+_HOST: Final = re.compile(r"(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
+"""A ``Host`` a browser sends: a name or address, maybe a port."""
+
+
+def _host(request: web.Request) -> str:
+    """The ``Host`` the browser used, when it is one: it goes into the page's websocket
+    address and the Content-Security-Policy, and anything else (``a; script-src *``
+    rewrote the policy's directives, ``[`` made every response a 500 without one) is
+    no browser's; ``invalid`` then, which matches no origin and connects nowhere."""
+    host = request.host
+    return host if _HOST.fullmatch(host) else "invalid"
 
 
 def _loopback(address: str) -> bool:

@@ -179,3 +179,36 @@ async def test_wrong_codes_whose_forms_come_slowly_are_bounded_too(folder: str) 
         assert statuses.count(403) == 10 and statuses.count(429) == 10, statuses
     finally:
         door.stop()
+
+
+def _raw_answer(door: WebDoor, request: bytes) -> tuple[int, dict[str, str]]:
+    """The status and headers of one raw HTTP request."""
+    with socket.create_connection(_address(door), timeout=START_LIMIT) as raw:
+        raw.sendall(request)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            got = raw.recv(65536)
+            if not got:
+                break
+            answer += got
+    status, *lines = answer.split(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    return int(status.split(" ")[1]), headers
+
+
+async def test_no_host_header_rewrites_or_drops_the_content_security_policy(
+    folder: str,
+) -> None:
+    """The Host went as it came into the policy's connect-src: ``Host: a; script-src *``
+    added a directive, and ``Host: [`` made every page a 500 without any policy."""
+    door = WebDoor(Path(folder))
+    try:
+        for host in ("evil.example; script-src *", "[", "a]b", "x y"):
+            request = f"GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+            status, headers = await asyncio.to_thread(_raw_answer, door, request.encode())
+            assert status == 200, (host, status)
+            policy = headers["Content-Security-Policy"]
+            assert policy.count("script-src") == 1 and "*" not in policy, policy
+            assert " " not in policy.split("connect-src 'self' ")[1].split(";")[0], policy
+    finally:
+        door.stop()
