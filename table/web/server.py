@@ -14,8 +14,9 @@ import json
 import logging
 import re
 import sys
+from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
 import textual_serve
@@ -28,7 +29,7 @@ from table.door.gate import WrongCodes
 from table.door.options import WEB_URL_FILE
 from table.door.players_thread import PlayersThread
 from table.players import Players, PlayersError
-from table.server.journal import log
+from table.server.journal import log, log_once
 from table.web import pages
 
 if TYPE_CHECKING:
@@ -51,6 +52,13 @@ connection is then dropped."""
 SESSIONS_CHECKED_EVERY: Final = 10.0
 """Seconds between checks that each open tab's session is still valid: a host's
 ``mykerinos players remove`` closes that player's tabs within this time."""
+QUIET_WITHIN: Final = 10.0
+"""Seconds a connection may stay without a whole request (silent, or a request half
+sent, or idle between two): then it is closed."""
+CONNECTIONS_PER_ADDRESS: Final = 32
+"""Connections from one address at once (a browser opens about 6, and a websocket a
+tab); not counted for the proxy on this machine (``--web-url``)."""
+CONNECTIONS_IN_ALL: Final = 512
 STATIC: Final = Path(textual_serve.__file__).parent / "static"
 OWN_STATIC: Final = Path(__file__).parent / "static"
 
@@ -77,6 +85,9 @@ class WebDoor:
         self._store: PlayersThread | None = None
         self._watching: asyncio.Task[None] | None = None
         self._downloads = DownloadManager()
+        self.connections: Counter[str] = Counter()
+        """Connections open, per address ("": through the proxy on this machine)."""
+        self._peers: dict[Any, str] = {}
 
     # ---------------------------------------------------------------- start and stop
 
@@ -96,8 +107,12 @@ class WebDoor:
             web.static("/static", STATIC),
             web.static("/door", OWN_STATIC),
         ])  # fmt: skip
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, keepalive_timeout=QUIET_WITHIN
+        )
         await self._runner.setup()
+        assert self._runner.server is not None
+        self._bound_connections(self._runner.server)
         site = web.TCPSite(self._runner, host, port, backlog=128)
         await site.start()
         bound = self._runner.addresses[0][1] if self._runner.addresses else port
@@ -121,6 +136,38 @@ class WebDoor:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+    def _bound_connections(self, server: web.Server) -> None:
+        """Drop a newcomer past :data:`CONNECTIONS_PER_ADDRESS` or
+        :data:`CONNECTIONS_IN_ALL` at once (aiohttp bounds neither: three hundred
+        half-sent requests held as many descriptors, which the tables and the other door
+        need too). aiohttp's server tells of each connection through these two calls."""
+        made, lost = server.connection_made, server.connection_lost
+
+        def connection_made(handler: Any, transport: asyncio.Transport) -> None:
+            made(handler, transport)
+            peer = transport.get_extra_info("peername")
+            address = str(peer[0]) if peer else "?"
+            if self.url_given and _loopback(address):
+                address = ""  # the proxy: every browser comes through it
+            self._peers[handler] = address
+            self.connections[address] += 1
+            crowded = address and self.connections[address] > CONNECTIONS_PER_ADDRESS
+            if crowded or self.connections.total() > CONNECTIONS_IN_ALL:
+                log_once(f"web full {address}", f"web door: {address or 'the proxy'} refused, "
+                         f"{self.connections.total()} connections")  # fmt: skip
+                transport.abort()
+
+        def connection_lost(handler: Any, exc: BaseException | None = None) -> None:
+            lost(handler, exc)
+            address = self._peers.pop(handler, None)
+            if address is not None:
+                self.connections[address] -= 1
+                if self.connections[address] <= 0:
+                    del self.connections[address]
+
+        server.connection_made = connection_made  # type: ignore[method-assign]
+        server.connection_lost = connection_lost  # type: ignore[method-assign]
 
     # ---------------------------------------------------------------- pages
 
@@ -238,7 +285,7 @@ class WebDoor:
                 continue
             try:  # ["stdin", keys], ["resize", {…}], ["ping", x], ["focus"], ["blur"]
                 kind, *rest = json.loads(message.data)
-            except (ValueError, TypeError):
+            except (ValueError, TypeError, RecursionError):
                 return  # not the page's: the tab goes
             data = rest[0] if rest else None
             if kind == "stdin" and isinstance(data, str):

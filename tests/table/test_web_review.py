@@ -20,6 +20,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from table.web.server import CONNECTIONS_PER_ADDRESS, QUIET_WITHIN
 from tests.table.test_web_protocol import START_LIMIT, WebDoor, client, games_of, sign_in
 
 
@@ -210,5 +211,49 @@ async def test_no_host_header_rewrites_or_drops_the_content_security_policy(
             policy = headers["Content-Security-Policy"]
             assert policy.count("script-src") == 1 and "*" not in policy, policy
             assert " " not in policy.split("connect-src 'self' ")[1].split(";")[0], policy
+    finally:
+        door.stop()
+
+
+def _closed_soon(connection: socket.socket, within: float) -> bool:
+    """Whether the door closed ``connection`` (EOF or reset) within ``within`` seconds."""
+    connection.settimeout(within)
+    try:
+        return connection.recv(1024) == b""
+    except TimeoutError:
+        return False
+    except ConnectionError:
+        return True
+
+
+def test_connections_from_one_address_are_bounded(folder: str) -> None:
+    """Connections that send nothing hold a descriptor each: past 32 from one address the
+    newcomer is dropped at once; those within the bound are served."""
+    door = WebDoor(Path(folder))
+    held: list[socket.socket] = []
+    try:
+        for _ in range(CONNECTIONS_PER_ADDRESS + 4):
+            held.append(socket.create_connection(_address(door), timeout=5))
+        time.sleep(0.3)
+        dropped = [c for c in held if _closed_soon(c, 0.2)]
+        assert len(dropped) == 4
+        kept = held[0]
+        kept.settimeout(5)
+        kept.sendall(b"GET /join HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert kept.recv(64).startswith(b"HTTP/1.1 200")
+    finally:
+        for connection in held:
+            connection.close()
+        door.stop()
+
+
+@pytest.mark.slow
+def test_a_half_sent_request_is_closed_after_a_quiet_while(folder: str) -> None:
+    door = WebDoor(Path(folder))
+    try:
+        half = socket.create_connection(_address(door), timeout=5)
+        half.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the end of it
+        assert _closed_soon(half, QUIET_WITHIN + 5)
+        half.close()
     finally:
         door.stop()
