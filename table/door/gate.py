@@ -30,14 +30,14 @@ import asyncio
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 import asyncssh
 from asyncssh.auth import KbdIntChallenge
 
+from table.door.players_thread import PlayersThread
 from table.players import Players, PlayersError, fingerprint
 from table.server.journal import log, log_once
 
@@ -128,20 +128,16 @@ class Gate:
     never stalls the event loop), the wrong codes, and the pending connections."""
 
     def __init__(self, db: Path, limits: GateLimits = GateLimits()) -> None:
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="door-players")
-        self._players = self._thread.submit(Players, db).result()
+        self.store = PlayersThread(db)
         self.wrong = WrongCodes()
         self.limits = limits
         self.pending: Counter[str] = Counter()
         self.signed_in: Counter[str] = Counter()
         """Connections signed in, by player."""
 
-    async def _call(self, function: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._thread, function, *args)
-
     async def owner(self, key: bytes) -> str | None:
         """Whose key this is (a wire blob), None when nobody's."""
-        return await self._call(self._players.player_of, key)
+        return await self.store.call(Players.player_of, key)
 
     async def redeem(self, code: str, key: bytes, address: str) -> str:
         """The invited player, the key now theirs; raises :class:`PlayersError`.
@@ -151,8 +147,7 @@ class Gate:
         check under way when its connection drops or sends another answer, while the
         store goes on to use the code (or not)."""
         counted = self.wrong.add(address)
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._thread, self._players.redeem, code, key)
+        future = self.store.submit(Players.redeem, code, key)
 
         def settled(done: asyncio.Future[str]) -> None:
             if done.cancelled():  # the loop is closing: nothing to count any more
@@ -171,8 +166,7 @@ class Gate:
         return await asyncio.shield(future)
 
     def close(self) -> None:
-        self._thread.submit(self._players.close).result()
-        self._thread.shutdown()
+        self.store.close()
 
 
 class Visitor(asyncssh.SSHServer):

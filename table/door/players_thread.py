@@ -20,15 +20,20 @@ T = TypeVar("T")
 
 
 class PlayersThread:
-    """``await players.call(Players.method, *args)``; :meth:`close` when done."""
+    """``await store.call(Players.method, *args)``; :meth:`close` when done."""
 
     def __init__(self, db: Path) -> None:
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="door-players")
         self.players: Players = self._thread.submit(Players, db).result()
 
-    async def call(self, method: Callable[..., T], *args: Any) -> T:
+    def submit(self, method: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """``method(players, *args)`` on the thread; its future (it runs to its end even
+        if the one awaiting it is cancelled)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, method, self.players, *args)
+        return loop.run_in_executor(self._thread, method, self.players, *args)
+
+    async def call(self, method: Callable[..., T], *args: Any) -> T:
+        return await self.submit(method, *args)
 
     def close(self) -> None:
         self._thread.submit(self.players.close).result()

@@ -50,15 +50,15 @@ async def answered_then_gone(gate: Gate, codes: list[str]) -> list[bytes]:
     """Each code typed on a connection of its own, which drops while the store is looking
     at it: asyncssh cancels the check under way (as it does when the client sends another
     answer at once), and the store goes on. The keys, once the store has done."""
-    redeem = gate._players.redeem
+    redeem = Players.redeem
     looking, go_on = threading.Event(), threading.Event()
 
-    def slow_redeem(code: str, key: str | bytes, now: float | None = None) -> str:
+    def slow_redeem(players: Players, code: str, key: str | bytes, now: float | None = None) -> str:
         looking.set()
         go_on.wait(10)
-        return redeem(code, key, now)
+        return redeem(players, code, key, now)
 
-    gate._players.redeem = slow_redeem  # type: ignore[method-assign]
+    Players.redeem = slow_redeem  # type: ignore[method-assign,assignment]
     loop = asyncio.get_running_loop()
     keys = []
     for code in codes:
@@ -70,9 +70,9 @@ async def answered_then_gone(gate: Gate, codes: list[str]) -> list[bytes]:
         assert await loop.run_in_executor(None, looking.wait, 10), "the store never looked"
         check.cancel()  # the connection dropped
         go_on.set()
-        await loop.run_in_executor(gate._thread, lambda: None)  # the store has done
+        await gate.store.call(lambda players: None)  # the store has done
         await asyncio.sleep(0)  # its answer is settled on the loop
-    gate._players.redeem = redeem  # type: ignore[method-assign]
+    Players.redeem = redeem  # type: ignore[method-assign]
     return keys
 
 
@@ -93,7 +93,7 @@ async def test_a_code_redeemed_for_a_client_that_left_is_logged(
     """The right code, and the connection drops while the store binds the key: the key is
     the player's (the code is used up) and the host's log says so, as for any redeemed
     invitation; the code does not count as a wrong one."""
-    with Players(gate._players.path) as players:
+    with Players(gate.store.players.path) as players:
         code = players.invite("ann")
     [key] = await answered_then_gone(gate, [code])
     assert await gate.owner(key) == "ann"
