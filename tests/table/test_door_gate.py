@@ -59,20 +59,22 @@ async def answered_then_gone(gate: Gate, codes: list[str]) -> list[bytes]:
         return redeem(players, code, key, now)
 
     Players.redeem = slow_redeem  # type: ignore[method-assign,assignment]
-    loop = asyncio.get_running_loop()
-    keys = []
-    for code in codes:
-        looking.clear()
-        go_on.clear()
-        comer, key = visitor(gate)
-        keys.append(key)
-        check = asyncio.create_task(comer.validate_kbdint_response("x", [code]))
-        assert await loop.run_in_executor(None, looking.wait, 10), "the store never looked"
-        check.cancel()  # the connection dropped
-        go_on.set()
-        await gate.store.call(lambda players: None)  # the store has done
-        await asyncio.sleep(0)  # its answer is settled on the loop
-    Players.redeem = redeem  # type: ignore[method-assign]
+    try:
+        loop = asyncio.get_running_loop()
+        keys = []
+        for code in codes:
+            looking.clear()
+            go_on.clear()
+            comer, key = visitor(gate)
+            keys.append(key)
+            check = asyncio.create_task(comer.validate_kbdint_response("x", [code]))
+            assert await loop.run_in_executor(None, looking.wait, 10), "the store never looked"
+            check.cancel()  # the connection dropped
+            go_on.set()
+            await gate.store.call(lambda players: None)  # the store has done
+            await asyncio.sleep(0)  # its answer is settled on the loop
+    finally:
+        Players.redeem = redeem  # type: ignore[method-assign]
     return keys
 
 
