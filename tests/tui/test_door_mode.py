@@ -339,6 +339,7 @@ async def test_a_door_session_comes_back_to_the_table_it_last_sat_at(store, serv
         table = (await lobby.directory.tables())[0].id
         lobby._open(table, watch=False)
         await settle(pilot, lambda: isinstance(first.screen, GameScreen))
+        await pilot.pause()
     assert (store.folder / "last-table").read_text() == f"{table}\n"
     again = door_app(store, server.address("ann"))
     async with again.run_test(size=(80, 24)) as pilot:

@@ -40,7 +40,10 @@ class Board(Horizontal):
         self.on_resize()
 
     def on_resize(self) -> None:
-        self.query_one(RegionView).set_roomy(self.app.size.width >= ROOMY_WIDTH)
+        # query, not query_one: a game screen closed as it opened (the app quitting at
+        # that moment) mounts its board with its children already gone.
+        for region in self.query(RegionView):
+            region.set_roomy(self.app.size.width >= ROOMY_WIDTH)
 
     def aim(self, room: bool) -> None:
         """Give the keys to what the decision needs: the Museum while a room is chosen,
