@@ -88,6 +88,8 @@ async def test_closing_the_final_scores_brings_back_no_old_season_summary(store)
         game.show_summary(states[-2])
         await settle(pilot, lambda: isinstance(app.screen, FinalScreen))
         assert not any(isinstance(s, SeasonSummaryScreen) for s in app.screen_stack)
+        shown = {b.binding.action: b.binding.description for b in app.active_bindings.values()}
+        assert shown.get("new_game") == "New game" and "tables" not in shown  # a local game
         await pilot.press("escape")
         await pilot.pause(1.2)  # past the old summary's next tick
         assert app.screen is game

@@ -20,6 +20,7 @@ from tests.tui.conftest import app_for, settle, toasts
 from tui.screens.create_table import CreateTableScreen
 from tui.screens.game import GameScreen
 from tui.screens.lobby import LobbyScreen
+from tui.screens.summary import FinalScreen
 
 
 def lobby_of(app) -> LobbyScreen:
@@ -296,6 +297,17 @@ async def test_a_finished_table_replays_with_its_chat_and_the_ladder_lists_its_p
         await settle(pilot, lambda: grid.row_count == 2)
         names = {str(grid.get_row_at(i)[1]) for i in range(2)}
         assert names == {"ann", "ben"}
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        # The final scores of a shared game: n goes back to the tables, not to a new
+        # game on this machine.
+        assert app.directory is not None
+        app.push_screen(FinalScreen(await app.directory.watch(table)))
+        await settle(pilot, lambda: isinstance(app.screen, FinalScreen))
+        shown = {b.binding.action: b.binding.description for b in app.active_bindings.values()}
+        assert shown.get("tables") == "Tables" and "new_game" not in shown
+        await pilot.press("n")
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
 
 
 async def test_a_live_table_can_be_paused_once_a_season_with_p(store, server) -> None:

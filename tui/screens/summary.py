@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 import core
 from tui import charts, look
-from tui.messages import NewGameRequested, ReplayRequested
+from tui.messages import NewGameRequested, ReplayRequested, TablesRequested
 from tui.widgets.keys import KeysBar
 from tui.widgets.scores import SeasonChart, SourceBars
 
@@ -145,6 +145,7 @@ class FinalScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "See the board"),
         Binding("n", "new_game", "New game"),
+        Binding("n", "tables", "Tables"),
         Binding("r", "replay", "Replay"),
         Binding("down,pagedown", "scroll(1)", "Scroll", key_display="↓↑"),
         Binding("up,pageup", "scroll(-1)", "Scroll", show=False),
@@ -233,8 +234,18 @@ class FinalScreen(Screen[None]):
         final = self.query_one("#final")
         final.scroll_relative(y=direction * max(final.size.height - 2, 1), animate=False)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``n``: a new game after a game on this machine, the tables' lobby after a game
+        at a shared table (where a new game is one more table)."""
+        if action in ("new_game", "tables"):
+            return self.seat.can_say() == (action == "tables")
+        return True
+
     def action_new_game(self) -> None:
         self.post_message(NewGameRequested())
+
+    def action_tables(self) -> None:
+        self.post_message(TablesRequested())
 
     def action_replay(self) -> None:
         states, actions = self.seat.history()
