@@ -513,7 +513,7 @@ class MykerinosApp(App[None]):
             elif self.session is None and not self.server_only:
                 self.start_new_game()  # a door's session: back to the game under the list
 
-        self.push_screen(LoadScreen(self.store), chosen)
+        self.push_screen(LoadScreen(self.store, replay_only=self.server_only), chosen)
 
     def replay_saved(self, name: str) -> None:
         """The saved game ``name`` in the replay screen, read without taking it."""

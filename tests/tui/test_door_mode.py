@@ -201,12 +201,12 @@ async def test_a_saved_game_opens_as_a_replay_never_to_play(store, server) -> No
         app.post_message(LoadRequested())
         await settle(pilot, lambda: isinstance(app.screen, LoadScreen))
         assert app.screen.selected is not None and not app.screen.selected.finished
+        shown = {b.binding.key: b.binding.description for b in app.active_bindings.values()}
+        assert shown["enter"] == "Replay"
+        assert "Enter: replay it." in str(app.screen.query_one("#load-detail").render())
         await pilot.press("enter")
         await settle(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        await pilot.press("escape")
-        await settle(pilot, lambda: not isinstance(app.screen, ReplayScreen))
-        assert isinstance(app.screen, LobbyScreen)
-        app.post_message(LoadRequested())
+        await pilot.press("escape")  # back to the list it was chosen from
         await settle(pilot, lambda: isinstance(app.screen, LoadScreen))
         await pilot.press("escape")  # back to what was under the list, not the new-game form
         await settle(pilot, lambda: not isinstance(app.screen, LoadScreen))
@@ -237,6 +237,8 @@ async def test_o_in_a_game_at_the_server_replays_and_comes_back_to_the_game(stor
         await settle(pilot, lambda: isinstance(app.screen, LoadScreen))
         await pilot.press("enter")
         await settle(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, LoadScreen))
         await pilot.press("escape")
         await settle(pilot, lambda: app.screen is game)
         assert app.session is None and seat.link is not None  # the table still open here

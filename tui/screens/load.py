@@ -81,15 +81,24 @@ class LoadScreen(Screen[str | None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "resume", "Resume", priority=True),
+        Binding("enter", "replay", "Replay", priority=True),
         Binding("r", "replay", "Replay"),
         Binding("d,delete", "delete", "Delete"),
         Binding("escape,q", "close", "Back"),
     ]
 
-    def __init__(self, store: saves.SaveStore) -> None:
+    def __init__(self, store: saves.SaveStore, replay_only: bool = False) -> None:
+        """``replay_only``: saved games here are replayed, never played on (a door's
+        session: a remote player plays only at the server's tables)."""
         super().__init__()
         self.store = store
+        self.replay_only = replay_only
         self.summaries: dict[str, saves.SaveSummary] = {}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resume":  # Enter: resume, or replay where nothing is played on
+            return not self.replay_only
+        return True
 
     def compose(self) -> ComposeResult:
         yield Static(f"Saved games in {self.store.folder}", id="load-title", markup=False)
@@ -143,7 +152,8 @@ class LoadScreen(Screen[str | None]):
                 "Enter: watch it or take it over."
             )
         else:
-            detail.update(f"{summary.title}: season {summary.season}. Enter: resume it.")
+            verb = "replay" if self.replay_only else "resume"
+            detail.update(f"{summary.title}: season {summary.season}. Enter: {verb} it.")
 
     # ---------------------------------------------------------------- actions
 
