@@ -292,8 +292,10 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             self._close_pty()
         process = self.process
         if process is not None and process.returncode is None:
+            # os.kill, not send_signal: that polls, and a poll of a game that just left
+            # reaps it behind asyncio's watcher ("Unknown child process" in the log).
             with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signal.SIGTERM if goodbye else signal.SIGHUP)
+                os.kill(process.pid, signal.SIGTERM if goodbye else signal.SIGHUP)
             if self._hanging_up is None:
                 self._hanging_up = asyncio.get_running_loop().create_task(_kill_late(process))
 
