@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from table.counts import counted
 from table.door.options import DoorLimits
 
 if TYPE_CHECKING:
@@ -45,15 +46,12 @@ class Admissions:
             )
         if self.open.total() >= self.limits.sessions:
             raise DoorFull("the doors have as many players as they can take: try again later")
-        self.open[player] += 1
-        ticket = self.hub.issue_ticket(player)
-        try:
-            yield ticket
-        finally:
-            self.hub.revoke_ticket(ticket)
-            self.open[player] -= 1
-            if self.open[player] <= 0:
-                del self.open[player]
+        with counted(self.open, player):
+            ticket = self.hub.issue_ticket(player)
+            try:
+                yield ticket
+            finally:
+                self.hub.revoke_ticket(ticket)
 
 
 def player_home(folder: Path, player: str) -> Path:

@@ -32,11 +32,12 @@ from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import TYPE_CHECKING, Final
 
 import asyncssh
 from asyncssh.auth import KbdIntChallenge
 
+from table.counts import uncount
 from table.door.players_thread import PlayersThread
 from table.players import Players, PlayersError, fingerprint
 from table.server.journal import log, log_once
@@ -61,8 +62,6 @@ CODE_LENGTH: Final = 64
 """Characters of a typed code looked at (a real one has 19)."""
 SWEEP_EVERY: Final = 256
 """Wrong codes counted between two sweeps of the addresses whose window has passed."""
-
-T = TypeVar("T")
 
 
 class WrongCodes:
@@ -272,10 +271,7 @@ class Visitor(asyncssh.SSHServer):
         if self._signed_in:
             self._signed_in = False
             assert self.player is not None
-            signed_in = self.gate.signed_in
-            signed_in[self.player] -= 1
-            if signed_in[self.player] <= 0:
-                del signed_in[self.player]
+            uncount(self.gate.signed_in, self.player)
 
     def auth_completed(self) -> None:
         self._uncount()
@@ -299,9 +295,7 @@ class Visitor(asyncssh.SSHServer):
     def _uncount(self) -> None:
         if self._counted:
             self._counted = False
-            self.gate.pending[self.address] -= 1
-            if self.gate.pending[self.address] <= 0:
-                del self.gate.pending[self.address]
+            uncount(self.gate.pending, self.address)
 
     def begin_auth(self, username: str) -> bool:
         return True  # the user name is ignored: the key says who it is

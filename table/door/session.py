@@ -194,7 +194,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         assert chan is not None and player is not None
         code = 2
         try:
-            refused = await self.door.key_refused(self.visitor) or self._ending()
+            refused = await self.door.key_refused(self.visitor) or self.goodbye
             if self.lost:
                 pass  # gone while its key was looked at: nothing to start, nobody to tell
             elif refused:  # removed, or the door stopping
@@ -219,10 +219,6 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             self.door.sessions.discard(self)
         with contextlib.suppress(OSError, asyncssh.Error, BrokenPipeError):
             chan.exit(code)
-
-    def _ending(self) -> str:
-        """Why the door ended this session already (empty: it did not)."""
-        return self.goodbye
 
     async def _command(self, player: str, command: str) -> int:
         if command.strip() != "status":

@@ -20,13 +20,14 @@ import socket
 import struct
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import assert_never
 
 import core
 from table import ladder
 from table import protocol as wire
+from table.counts import counted, uncount
 from table.server import rules
 from table.server.computers import Computers
 from table.server.journal import log, log_once
@@ -265,9 +266,7 @@ class Hub:
         for room in list(client.rooms):
             room.leave(client)
         self.clients.discard(client)
-        self.connections[client.player] -= 1
-        if self.connections[client.player] <= 0:
-            del self.connections[client.player]
+        uncount(self.connections, client.player)
         log(f"{client.player} disconnected")
 
     async def stop(self, reason: str) -> None:
@@ -521,18 +520,6 @@ def _can_open_files() -> bool:
     except OSError:
         return False
     return True
-
-
-@contextlib.contextmanager
-def counted(counter: Counter[str], key: str) -> Iterator[None]:
-    """``key`` counted once more in ``counter`` while the block runs (and forgotten at 0)."""
-    counter[key] += 1
-    try:
-        yield
-    finally:
-        counter[key] -= 1
-        if counter[key] <= 0:
-            del counter[key]
 
 
 def fit_to_descriptors(limits: Limits) -> Limits:

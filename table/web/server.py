@@ -16,6 +16,7 @@ import re
 import sys
 from collections import Counter
 from pathlib import Path
+from socket import gethostname
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
@@ -24,6 +25,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from table.counts import uncount
 from table.door.admissions import DoorFull, player_home
 from table.door.gate import WrongCodes
 from table.door.options import WEB_URL_FILE
@@ -73,9 +75,12 @@ class WebDoor:
         self.socket = socket
         self.db = db
         self.folder = db.parent
+        self.proxied = public_url
+        """``--web-url``, behind a proxy: it names the origin, the cookie's path, the scheme
+        (None: the browser's own ``Host`` does, over plain http)."""
         self.public_url = public_url
-        self.url_given = public_url is not None
-        """Behind a proxy: ``--web-url`` names the origin, the cookie's path, the scheme."""
+        """What players open: ``--web-url``, else this machine's name and port (once
+        listening)."""
         self.wrong = WrongCodes()
         self.tabs: dict[web.WebSocketResponse, tuple[str, str]] = {}
         """Each open game tab: (its session token, its player)."""
@@ -148,7 +153,7 @@ class WebDoor:
             made(handler, transport)
             peer = transport.get_extra_info("peername")
             address = str(peer[0]) if peer else "?"
-            if self.url_given and _loopback(address):
+            if self.proxied and _loopback(address):
                 address = ""  # the proxy: every browser comes through it
             self._peers[handler] = address
             self.connections[address] += 1
@@ -162,9 +167,7 @@ class WebDoor:
             lost(handler, exc)
             address = self._peers.pop(handler, None)
             if address is not None:
-                self.connections[address] -= 1
-                if self.connections[address] <= 0:
-                    del self.connections[address]
+                uncount(self.connections, address)
 
         server.connection_made = connection_made  # type: ignore[method-assign]
         server.connection_lost = connection_lost  # type: ignore[method-assign]
@@ -329,8 +332,8 @@ class WebDoor:
     def _origin(self, request: web.Request) -> str:
         """The door's own origin: that of ``--web-url``, else the one the browser used
         (``Host``): a page of another site is not of it, whatever it claims to be."""
-        if self.public_url is not None and self.url_given:
-            parts = urlsplit(self.public_url)
+        if self.proxied:
+            parts = urlsplit(self.proxied)
             return f"{parts.scheme}://{parts.netloc}"
         return f"http://{_host(request)}"
 
@@ -342,24 +345,22 @@ class WebDoor:
             raise web.HTTPForbidden(text="not from this door's own page")
 
     def _websocket_url(self, request: web.Request) -> str:
-        base = (
-            self.public_url if self.url_given and self.public_url else f"http://{_host(request)}/"
-        )
+        base = self.proxied or f"http://{_host(request)}/"
         scheme, rest = base.split(":", 1)
         return f"{'wss' if scheme == 'https' else 'ws'}:{rest}ws"
 
     def _cookie_path(self) -> str:
-        return urlsplit(self.public_url).path or "/" if self.url_given and self.public_url else "/"
+        return urlsplit(self.proxied).path or "/" if self.proxied else "/"
 
     def _secure(self) -> bool:
-        return bool(self.public_url and self.public_url.startswith("https:"))
+        return bool(self.proxied and self.proxied.startswith("https:"))
 
     def _address(self, request: web.Request) -> str:
         """Who to hold to the wrong-code bound: the peer, or behind a proxy on this
         machine (``--web-url`` given), the address it forwarded for."""
         peer = request.remote or "?"
         forwarded = request.headers.get("X-Forwarded-For", "")
-        if self.url_given and forwarded and _loopback(peer):
+        if self.proxied and forwarded and _loopback(peer):
             return forwarded.split(",")[-1].strip()[:64]
         return peer
 
@@ -496,8 +497,6 @@ def _loopback(address: str) -> bool:
 
 
 def _url_host(host: str | None) -> str:
-    import socket
-
     if host in (None, "", "0.0.0.0", "::"):
-        return socket.gethostname()
+        return gethostname()
     return f"[{host}]" if ":" in host else host
