@@ -517,16 +517,9 @@ class MykerinosApp(App[None]):
 
     def replay_saved(self, name: str) -> None:
         """The saved game ``name`` in the replay screen, read without taking it."""
-        import saves
-        from tui.screens.replay import ReplayScreen
+        from tui.screens.replay import show_saved
 
-        try:
-            session = self.store.watch(name)
-        except saves.SaveError as exc:
-            self.notify(str(exc), title="Cannot open", severity="error", timeout=10)
-            return
-        session.close()
-        self.push_screen(ReplayScreen(session))
+        show_saved(self.screen, name, self.store)
 
     # ---------------------------------------------------------------- screens' requests
 

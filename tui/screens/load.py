@@ -171,19 +171,10 @@ class LoadScreen(Screen[str | None]):
             self.dismiss(summary.name)
 
     def action_replay(self) -> None:
-        import saves
-        from tui.screens.replay import ReplayScreen
+        from tui.screens.replay import show_saved
 
-        summary = self.selected
-        if summary is None:
-            return
-        try:
-            session = self.store.watch(summary.name)  # replaying never takes the game
-        except saves.SaveError as exc:
-            self.notify(str(exc), title="Cannot open", severity="error", timeout=10, markup=False)
-            return
-        session.close()
-        self.app.push_screen(ReplayScreen(session))
+        if self.selected is not None:
+            show_saved(self, self.selected.name, self.store)
 
     def action_delete(self) -> None:
         from tui.screens.dialogs import ConfirmScreen

@@ -14,7 +14,7 @@ does not show an empty board.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -70,6 +70,21 @@ def players_of(source: saves.Session | None, state: core.GameState) -> list[Play
         Player(player.name, player.colour, computer=level)
         for player, level in zip(state.players, levels, strict=False)
     ]
+
+
+def show_saved(screen: Screen[Any], name: str, store: saves.SaveStore) -> None:
+    """Push the replay of the saved game ``name`` over ``screen``'s app, read without
+    taking the game (another window may be playing it); a save that cannot be read is
+    said in a notice."""
+    import saves
+
+    try:
+        session = store.watch(name)
+    except saves.SaveError as exc:
+        screen.notify(str(exc), title="Cannot open", severity="error", timeout=10, markup=False)
+        return
+    session.close()
+    screen.app.push_screen(ReplayScreen(session))
 
 
 class ReplayScreen(Screen[None]):
