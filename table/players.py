@@ -254,7 +254,7 @@ class Invitation:
 
 @dataclass(frozen=True)
 class Removed:
-    """What :meth:`Players.remove_counted` took away: keys, and web sessions ended."""
+    """What :meth:`Players.remove` took away: keys, and web sessions ended."""
 
     keys: int
     web_sessions: int
@@ -305,18 +305,13 @@ class Players:
                 self._insert(name, key)
         return keys
 
-    def remove(self, name: str, key_or_fingerprint: str | None = None) -> int:
-        """Take away one of ``name``'s keys (a key line, or its ``SHA256:`` fingerprint),
-        or all of them, their unused invitations and their web sessions; returns how many
-        keys went (see :meth:`remove_counted` for the sessions too)."""
-        return self.remove_counted(name, key_or_fingerprint).keys
-
-    def remove_counted(
+    def remove(
         self, name: str, key_or_fingerprint: str | None = None, now: float | None = None
     ) -> Removed:
-        """:meth:`remove`, in one transaction, saying how many keys went and how many web
-        sessions not yet expired ended (its expired ones go too, uncounted); no session
-        ends when one key is named."""
+        """Take away one of ``name``'s keys (a key line, or its ``SHA256:`` fingerprint),
+        or all of them, their unused invitations and their web sessions, in one
+        transaction; says how many keys went and how many web sessions not yet expired
+        ended (expired ones go too, uncounted; none ends when one key is named)."""
         name = checked_name(name)
         now = _now(now)
         with self._transaction():

@@ -153,7 +153,7 @@ def _add(players: Players, name: str, keys_text: str) -> int:
 
 def _remove(players: Players, name: str, key: str | None) -> int:
     """One key, or all of a player's keys and their web sessions (signed out at once)."""
-    removed = players.remove_counted(name, key)
+    removed = players.remove(name, key)
     owner = shown(name.strip())
     if removed.keys == 0 and removed.web_sessions == 0:
         which = "no such key" if key else "no keys or web sessions"

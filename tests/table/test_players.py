@@ -170,12 +170,12 @@ class TestKeysOfPlayers:
 
     def test_remove_one_by_fingerprint_or_line_then_all(self, players, keys) -> None:
         ann = players.add("Ann", "".join(text(keys, k) for k in ("ed25519", "rsa", "ecdsa256")))
-        assert players.remove("Ann", ann[0].fingerprint) == 1
-        assert players.remove("Ann", text(keys, "rsa")) == 1  # the comment does not matter
-        assert players.remove("Ben", ann[2].fingerprint) == 0  # not Ben's
-        assert players.remove("Ann", ann[0].fingerprint) == 0  # gone already
+        assert players.remove("Ann", ann[0].fingerprint).keys == 1
+        assert players.remove("Ann", text(keys, "rsa")).keys == 1  # the comment does not matter
+        assert players.remove("Ben", ann[2].fingerprint).keys == 0  # not Ben's
+        assert players.remove("Ann", ann[0].fingerprint).keys == 0  # gone already
         players.add("Ben", text(keys, "ed25519b"))
-        assert players.remove("Ann") == 1
+        assert players.remove("Ann").keys == 1
         assert [name for name, _ in players.list()] == ["Ben"]
 
     def test_removing_a_player_cancels_their_invitations(self, players, keys) -> None:
@@ -377,20 +377,20 @@ class TestWebSessions:
         players.add("Ann", text(keys, "ed25519"))
         _, ann = players.redeem_web(players.invite("Ann", now=NOW), now=NOW)
         _, ben = players.redeem_web(players.invite("Ben", now=NOW), now=NOW)
-        assert players.remove("Ann", text(keys, "ed25519")) == 1
+        assert players.remove("Ann", text(keys, "ed25519")).keys == 1
         assert players.web_player(ann, now=NOW) == "Ann"
         players.add("Ann", text(keys, "ed25519"))
-        assert players.remove("Ann") == 1
+        assert players.remove("Ann").keys == 1
         assert players.web_player(ann, now=NOW) is None
         assert players.web_player(ben, now=NOW) == "Ben"
-        assert players.remove_counted("Ben", now=NOW) == Removed(keys=0, web_sessions=1)
+        assert players.remove("Ben", now=NOW) == Removed(keys=0, web_sessions=1)
         assert players.web_player(ben, now=NOW) is None
-        assert players.remove_counted("Ben", now=NOW) == Removed(keys=0, web_sessions=0)
+        assert players.remove("Ben", now=NOW) == Removed(keys=0, web_sessions=0)
 
     def test_an_expired_session_is_removed_uncounted(self, players) -> None:
         players.redeem_web(players.invite("Cat", now=NOW), now=NOW)
         later = NOW + WEB_SESSION_DAYS * DAY
-        assert players.remove_counted("Cat", now=later) == Removed(keys=0, web_sessions=0)
+        assert players.remove("Cat", now=later) == Removed(keys=0, web_sessions=0)
         assert players.db.execute("SELECT COUNT(*) FROM web_sessions").fetchone() == (0,)
 
     def test_tokens_are_never_stored_in_clear(self, tmp_path) -> None:
