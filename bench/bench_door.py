@@ -55,8 +55,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from table import protocol as wire  # noqa: E402 - after the path, like the other benches
-from table.connection import connect  # noqa: E402
-from table.players import Players  # noqa: E402
+from table.client.connection import connect  # noqa: E402
+from table.host.players import Players  # noqa: E402
 
 MYKERINOS = str(Path(sys.executable).parent / "mykerinos")
 SSH = "/usr/bin/ssh"

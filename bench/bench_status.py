@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from table import protocol as wire  # noqa: E402 - after the path, like the other benches
-from table.connection import connect  # noqa: E402
+from table.client.connection import connect  # noqa: E402
 
 RUNS = 15
 MYKERINOS = str(Path(sys.executable).parent / "mykerinos")
@@ -45,7 +45,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="myk-", dir="/tmp") as folder:
         socket = Path(folder) / "t.sock"
         server = subprocess.Popen(
-            [sys.executable, "-m", "table.server", "--socket", str(socket),
+            [sys.executable, "-m", "table.serve", "--socket", str(socket),
              "--db", f"{folder}/t.db", "--trust-account", getpass.getuser()],
             cwd=ROOT, stderr=subprocess.DEVNULL,
         )  # fmt: skip

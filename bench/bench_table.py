@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 import core  # noqa: E402 - after the path, like the other benches
 from core.ai import make_bot  # noqa: E402
 from table import protocol as wire  # noqa: E402
-from table.connection import Connection, connect  # noqa: E402
+from table.client.connection import Connection, connect  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 NAMES = ["ann", "ben", "cleo", "dan"]
@@ -51,7 +51,7 @@ class Server:
     def __init__(self, folder: Path) -> None:
         self.socket = folder / "t.sock"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "table.server", "--socket", str(self.socket),
+            [sys.executable, "-m", "table.serve", "--socket", str(self.socket),
              "--db", str(folder / "t.db"), "--trust-account", getpass.getuser(),
              # Four names play every table here: lift the per-player limits.
              "--max-tables", "100000", "--max-connections", "100000"],

@@ -68,7 +68,7 @@ from bench_table import Player, decide, percentile  # noqa: E402
 import core  # noqa: E402 - after the path, like the other benches
 from core.ai import Level  # noqa: E402
 from table import protocol as wire  # noqa: E402
-from table.connection import Connection, Refused, connect, read_message  # noqa: E402
+from table.client.connection import Connection, Refused, connect, read_message  # noqa: E402
 
 FLOODER = "mallory"
 FLOODER_FRIEND = "oscar"
@@ -169,13 +169,13 @@ async def dial(socket: Path, player: str) -> Connection:
 
 
 class ServerProcess:
-    """``python -m table.server`` in a session of its own, so that stopping it stops its
+    """``python -m table.serve`` in a session of its own, so that stopping it stops its
     computer-player workers too, however busy they are."""
 
     def __init__(self, folder: Path, workers: int | None) -> None:
         self.socket = folder / "t.sock"
         self.log = folder / "server.log"
-        command = [sys.executable, "-m", "table.server", "--socket", str(self.socket),
+        command = [sys.executable, "-m", "table.serve", "--socket", str(self.socket),
                    "--db", str(folder / "t.db"), "--trust-account", getpass.getuser()]  # fmt: skip
         if workers:
             command += ["--workers", str(workers)]

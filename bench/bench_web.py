@@ -86,8 +86,8 @@ from ptyprobe import ProbeError
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from table.door.options import WEB_URL_FILE  # noqa: E402 - after the path, like the others
-from table.players import Players  # noqa: E402
+from table.doors.options import WEB_URL_FILE  # noqa: E402 - after the path, like the others
+from table.host.players import Players  # noqa: E402
 
 MYKERINOS = str(Path(sys.executable).parent / "mykerinos")
 CHROMIUM = "/usr/bin/chromium"

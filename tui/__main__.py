@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from textual.driver import Driver
 
     import saves
-    from table.remote import ServerAddress
+    from table.client.remote import ServerAddress
 
 SSH_ESCDELAY_MS = "400"
 """Over SSH an Esc and the bytes of an arrow key can arrive apart; wait longer for them."""
@@ -132,15 +132,15 @@ def main(argv: list[str] | None = None, driver: type[Driver] | None = None) -> i
     where its crash report is, never a traceback, and exits 1."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["serve"]:
-        from table.server import main as serve
+        from table.serve import main as serve
 
         return serve(argv[1:])
     if argv[:1] == ["status"]:
-        from table.status import main as status
+        from table.client.status import main as status
 
         return status(argv[1:])
     if argv[:1] in (["players"], ["invite"]):
-        from table.players_cli import main as players
+        from table.host.players_cli import main as players
 
         return players(argv)
     args = parse_args(argv)
@@ -199,7 +199,7 @@ def door_refusal(args: argparse.Namespace) -> str | None:
 def _run(args: argparse.Namespace, driver: type[Driver] | None = None) -> int:
     """The game; ``driver``: the Textual driver a door chose for its session (the web
     door's, under which there is no terminal), else the terminal's own."""
-    from table.status import TICKET_ENV
+    from table.client.status import TICKET_ENV
 
     ticket = os.environ.get(TICKET_ENV)  # set, even empty: a door started this process
     if ticket is not None:
@@ -251,7 +251,7 @@ def _server_address(args: argparse.Namespace, ticket: str | None = None) -> Serv
     if args.local or args.seed is not None or args.resume is not None or args.cards:
         return None
     from table.address import socket_path
-    from table.remote import ServerAddress
+    from table.client.remote import ServerAddress
 
     return ServerAddress(socket_path(args.socket), args.player, ticket)
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     import saves
-    from table.remote import ServerAddress, TableDirectory
+    from table.client.remote import ServerAddress, TableDirectory
     from tui.screens.game import GameScreen
     from tui.screens.lobby import LobbyScreen
     from tui.screens.new_game import NewGameChoice, NewGameScreen
@@ -218,7 +218,7 @@ class MykerinosApp(App[None]):
     async def _find_tables(self) -> None:
         """Reach the table server; its lobby when it answers, the local game otherwise.
         Everything the server says is read through :mod:`tui.server_text`."""
-        from table.remote import TableUnavailable
+        from table.client.remote import TableUnavailable
         from tui.server_text import shown_server
 
         assert self.server is not None
@@ -255,7 +255,7 @@ class MykerinosApp(App[None]):
 
     @work(exclusive=True, group="turns")
     async def _check_turns(self) -> None:
-        from table.remote import RemoteSeat, TableUnavailable
+        from table.client.remote import RemoteSeat, TableUnavailable
         from tui.screens.game import GameScreen
         from tui.screens.lobby import is_my_turn
 

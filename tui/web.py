@@ -17,8 +17,8 @@ import sys
 
 
 def main() -> int:
+    from table.client.status import TICKET_ENV
     from table.lifeline import die_with
-    from table.status import TICKET_ENV
 
     if TICKET_ENV not in os.environ:
         print("mykerinos: tui.web is started by the web door only", file=sys.stderr)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import core
 from table.lifeline import die_with
-from table.server.journal import log
+from table.server.log import log
 
 
 def decide(level: core.Level, seed: int, state: core.GameState) -> core.Action:

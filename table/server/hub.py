@@ -30,7 +30,7 @@ from table import protocol as wire
 from table.counts import counted, uncount
 from table.server import rules
 from table.server.computers import Computers
-from table.server.journal import log, log_once
+from table.server.log import log, log_once
 from table.server.room import Room
 from table.server.rules import Refusal
 from table.server.writer import Writer

@@ -439,7 +439,7 @@ class Room:
 
     def export(self) -> bytes:
         """The game as an ordinary save (a damaged table: as far as it replays)."""
-        from table.export import export_save
+        from table.server.export import export_save
 
         if not self.states:
             raise Refusal("the game has not started yet")

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-from table.server.journal import log
+from table.server.log import log
 from table.store import Change, TableStore
 
 P = ParamSpec("P")

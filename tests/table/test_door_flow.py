@@ -21,9 +21,9 @@ from typing import cast
 import asyncssh
 import pytest
 
-from table.door.server import Door
-from table.door.session import LOCALES_KEPT, DoorSession
-from table.players import Players
+from table.doors.ssh.server import Door
+from table.doors.ssh.session import LOCALES_KEPT, DoorSession
+from table.host.players import Players
 from table.server.hub import Hub
 from table.server.writer import Writer
 from table.store import TableStore

@@ -14,9 +14,9 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from table.door import gate as gate_module
-from table.door.gate import SWEEP_EVERY, WRONG_CODES_PER_ADDRESS, Gate, Visitor, WrongCodes
-from table.players import Players
+from table.doors.ssh import gate as gate_module
+from table.doors.ssh.gate import SWEEP_EVERY, WRONG_CODES_PER_ADDRESS, Gate, Visitor, WrongCodes
+from table.host.players import Players
 
 ADDRESS = "192.0.2.7"
 

@@ -10,10 +10,10 @@ import stat
 
 import pytest
 
-from table.door.gate import CHANNELS, Visitor, WrongCodes
-from table.door.hostkey import HostKeyError, fingerprint, host_key
-from table.door.options import KEY_NAME, AddressError, parse_address
-from table.door.session import DEFAULT_TERM, environment
+from table.doors.options import KEY_NAME, AddressError, parse_address
+from table.doors.ssh.gate import CHANNELS, Visitor, WrongCodes
+from table.doors.ssh.hostkey import HostKeyError, fingerprint, host_key
+from table.doors.ssh.session import DEFAULT_TERM, environment
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from table.door.options import PORT_FILE
-from table.players import Players, fingerprint
+from table.doors.options import PORT_FILE
+from table.host.players import Players, fingerprint
 from tests.table_server.process import spawn, stop
 
 

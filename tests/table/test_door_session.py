@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from table.door.gate import Visitor
-from table.door.server import Door
-from table.door.session import DoorSession
+from table.doors.ssh.gate import Visitor
+from table.doors.ssh.server import Door
+from table.doors.ssh.session import DoorSession
 from table.server.hub import Hub
 
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(60)"]

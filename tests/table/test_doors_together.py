@@ -11,8 +11,8 @@ from pathlib import Path
 import aiohttp
 import asyncssh
 
-from table.door.options import PORT_FILE, WEB_URL_FILE
-from table.players import Players
+from table.doors.options import PORT_FILE, WEB_URL_FILE
+from table.host.players import Players
 from tests.table_server.process import spawn, stop
 
 START_LIMIT = 20.0

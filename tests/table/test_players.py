@@ -1,5 +1,5 @@
 """Players known by their SSH keys or their browsers' web sessions, and one-time
-invitations (table.players), with real keys made by ``ssh-keygen``: what a key line may be,
+invitations (table.host.players), with real keys made by ``ssh-keygen``: what a key line may be,
 whose a key is, that a code lets one key or one browser in once, never stored in clear,
 and whose a web session's token is while it lasts."""
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from table.players import (
+from table.host.players import (
     CODE_ALPHABET,
     CODE_GROUP_LENGTH,
     CODE_GROUPS,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from table.players import CODE_ALPHABET, Players
+from table.host.players import CODE_ALPHABET, Players
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).with_name("mykerinos")

@@ -21,8 +21,8 @@ from msgspec.structs import replace
 import core
 from core.public import public_view
 from table import protocol as wire
-from table import remote
-from table.remote import RemoteSeat
+from table.client import remote
+from table.client.remote import RemoteSeat
 from table.seat import SeatError, Update
 
 TABLE = 7

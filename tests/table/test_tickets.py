@@ -22,8 +22,8 @@ import msgspec
 import pytest
 
 from table import protocol as wire
-from table import status
-from table.connection import Refused, connect
+from table.client import status
+from table.client.connection import Refused, connect
 from table.server.hub import Hub, login_of
 from table.server.rules import Refusal
 from table.server.writer import Writer

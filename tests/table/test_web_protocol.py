@@ -18,8 +18,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from table.door.options import WEB_URL_FILE
-from table.players import Players
+from table.doors.options import WEB_URL_FILE
+from table.host.players import Players
 from tests.table_server.process import spawn, stop
 
 START_LIMIT = 20.0

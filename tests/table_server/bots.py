@@ -14,7 +14,7 @@ import msgspec
 
 import core
 from table import protocol as wire
-from table.connection import Connection, connect
+from table.client.connection import Connection, connect
 
 WAIT = 30.0
 """Seconds any one answer may take before a test fails (a hang bound)."""

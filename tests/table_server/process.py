@@ -1,4 +1,4 @@
-"""A real table server process for tests: ``python -m table.server`` on a Unix socket in
+"""A real table server process for tests: ``python -m table.serve`` on a Unix socket in
 a short temporary folder (never TCP), trusting this login to name its players as a shared
 game account would (``--trust-account``)."""
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from table.remote import ServerAddress
+from table.client.remote import ServerAddress
 
 START_LIMIT = 20.0
 """Seconds a server may take to listen (a bound against hangs, not a timing)."""
@@ -54,10 +54,10 @@ class Server:
 
 
 def spawn(socket: Path, db: Path, *options: str) -> subprocess.Popen[bytes]:
-    """``python -m table.server --socket SOCKET --db DB OPTIONS``, returned once it
+    """``python -m table.serve --socket SOCKET --db DB OPTIONS``, returned once it
     listens (its socket appears only then, with its doors open); its stderr is piped."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "table.server", "--socket", str(socket), "--db", str(db),
+        [sys.executable, "-m", "table.serve", "--socket", str(socket), "--db", str(db),
          *options],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from table import protocol as wire
-from table.connection import connect
+from table.client.connection import connect
 from tests.table_server.bots import Bot, create
 
 SEATS = [wire.SeatSpec("player", "ann"), wire.SeatSpec("player", "ben")]

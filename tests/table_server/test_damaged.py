@@ -24,7 +24,7 @@ import core
 from saves.format import decode
 from saves.replay import replay
 from table import protocol as wire
-from table.connection import Connection, connect
+from table.client.connection import Connection, connect
 from table.store import MIGRATIONS, TableRow, TableStore
 from tests.table_server.bots import Bot, catch_up, create
 from tests.table_server.test_processes import Launch, Launched, servers

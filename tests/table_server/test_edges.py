@@ -2,7 +2,7 @@
 request whose rest never comes, the per-player connection and open-table limits, a peer
 uid with no account, the descriptor limit reached, and a full disk under the store.
 
-Real ``python -m table.server`` processes on Unix sockets in /tmp; timeouts are hang
+Real ``python -m table.serve`` processes on Unix sockets in /tmp; timeouts are hang
 bounds, never speed assertions.
 """
 
@@ -24,7 +24,7 @@ import pytest
 
 import core
 from table import protocol as wire
-from table.connection import Refused, connect
+from table.client.connection import Refused, connect
 from table.server.hub import REQUEST_WITHIN
 from table.store import Append, SeatRow, TableStore
 from tests.table_server.bots import create
@@ -172,7 +172,7 @@ async def test_the_table_limit_holds_for_creations_sent_at_once(launch) -> None:
 CLIENT = """
 import asyncio, os, sys
 from pathlib import Path
-from table.connection import connect
+from table.client.connection import connect
 
 uid = int(sys.argv[2])
 os.setgroups([])

@@ -8,7 +8,7 @@ import asyncio
 import random
 
 from table import protocol as wire
-from table.connection import connect
+from table.client.connection import connect
 from tests.table_server.bots import WAIT, Bot, catch_up, create
 
 SEATS = [wire.SeatSpec("player", "ann"), wire.SeatSpec("player", "ben")]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from table import protocol as wire
-from table.connection import connect
+from table.client.connection import connect
 from tests.table_server.bots import Bot, create
 
 NAMES = ["ann", "ben"]

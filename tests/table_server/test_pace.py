@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from table import protocol as wire
-from table.connection import connect
+from table.client.connection import connect
 from tests.table_server.bots import Bot
 
 SEATS = (wire.SeatSpec("player", "ann"), wire.SeatSpec("player", "ben"))

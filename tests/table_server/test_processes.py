@@ -3,7 +3,7 @@ takes its computer-player workers with it, the workers never hold the server's s
 store, a new server takes over the same socket and store; SIGTERM tells every client why
 and exits cleanly.
 
-Every server here is a real ``python -m table.server`` on a Unix socket in a short /tmp
+Every server here is a real ``python -m table.serve`` on a Unix socket in a short /tmp
 folder, with its stderr in a file (a pipe nobody reads could stall a chatty server).
 Timeouts are hang bounds only; the one time measured (a restart) is printed, not asserted.
 """
@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from table import protocol as wire
-from table.connection import Connection, connect
+from table.client.connection import Connection, connect
 from tests.table_server.bots import Bot, create
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,7 +45,7 @@ HARD_TABLE = [
 
 
 class Launched:
-    """A ``python -m table.server`` process whose stderr goes to a file."""
+    """A ``python -m table.serve`` process whose stderr goes to a file."""
 
     def __init__(
         self,
@@ -58,7 +58,7 @@ class Launched:
         self.log = socket.with_name(f"{socket.name}.{time.monotonic_ns()}.log")
         with self.log.open("wb") as err:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "table.server", "--socket", str(socket), "--db", str(db),
+                [sys.executable, "-m", "table.serve", "--socket", str(socket), "--db", str(db),
                  "--trust-account", getpass.getuser(), *options],
                 cwd=REPO, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=preexec_fn,
             )  # fmt: skip

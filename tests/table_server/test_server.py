@@ -1,6 +1,6 @@
 """The table server, through its socket, with protocol-level clients: whole games across
 separate clients, what may cross the socket, the undo rule, spectators, refusals, a
-client vanishing mid-turn. Each test runs a real ``python -m table.server`` process."""
+client vanishing mid-turn. Each test runs a real ``python -m table.serve`` process."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import core
 from core.public import public_start, public_view
 from saves.format import decode
 from table import protocol as wire
-from table.connection import Refused, connect
+from table.client.connection import Refused, connect
 from table.store import TableStore
 from tests.table_server.bots import WAIT, Bot, catch_up, create, encoded, play_to_the_end
 from tests.table_server.process import Server
@@ -267,7 +267,7 @@ def test_sigterm_stops_the_server_cleanly(server) -> None:
 
 
 def test_a_store_that_is_not_one_is_refused_in_one_line(tmp_path, capsys) -> None:
-    from table.server import main
+    from table.serve import main
 
     bad = tmp_path / "tables.db"
     bad.write_bytes(b"not a database at all" * 100)

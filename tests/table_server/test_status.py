@@ -22,7 +22,7 @@ import pytest
 import core
 import saves.text
 from table import protocol as wire
-from table import status
+from table.client import status
 from tests.table_server.bots import Bot, create
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -143,7 +143,7 @@ def fake() -> Iterator[Callable[[Behaviour], FakeServer]]:
 
 def run_status(path: str) -> subprocess.CompletedProcess[bytes]:
     """`mykerinos status --socket PATH`, as a shell runs it; fails if it hangs."""
-    command = [sys.executable, "-m", "table.status", "--socket", path, "--player", "ann"]
+    command = [sys.executable, "-m", "table.client.status", "--socket", path, "--player", "ann"]
     return subprocess.run(command, cwd=ROOT, capture_output=True, timeout=HANG, check=False)
 
 

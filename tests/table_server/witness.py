@@ -27,7 +27,7 @@ from msgspec.structs import replace
 
 import core
 from table import protocol as wire
-from table.connection import read_message
+from table.client.connection import read_message
 from table.store import TableRow, TableStore
 from tests.table_server.process import Server
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from table.client.remote import ServerAddress
 from table.protocol import SeatSpec
-from table.remote import ServerAddress
 from tests.table.test_tickets import ENDED, DoorServer, serving
 from tests.tui.conftest import HOT_SEAT_2, app_for, session_for, settle
 from tui.messages import LoadRequested, NewGameRequested

@@ -14,7 +14,7 @@ import pytest
 from msgspec.structs import replace
 
 import core
-from table.remote import RemoteSeat
+from table.client.remote import RemoteSeat
 from tests.table.test_remote_seat import FakeLink, snapshot, start_state
 from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for, settle
 from tui.screens.dialogs import ConfirmScreen

@@ -11,8 +11,8 @@ import pytest
 import core
 from saves.text import hidden_character
 from table import protocol as wire
-from table.connection import Refused
-from table.remote import ServerAddress, TableUnavailable
+from table.client.connection import Refused
+from table.client.remote import ServerAddress, TableUnavailable
 from tui.server_text import ShownLink, shown_message, shown_server
 
 EVIL = "\x1b]0;PWNED\x07\u202e\u3164"

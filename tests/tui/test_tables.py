@@ -1,7 +1,7 @@
 """Playing with others through a real table server process: the lobby, creating a table,
 two players in two apps, watching, the away mark, and the server restarting under a game.
 
-Each test starts ``python -m table.server`` on a Unix socket of its own (never TCP) and
+Each test starts ``python -m table.serve`` on a Unix socket of its own (never TCP) and
 runs the apps with Pilot; the server trusts this login to name its players, as a shared
 game account would (``--trust-account``)."""
 
@@ -14,8 +14,8 @@ import pytest
 from textual.widgets import DataTable, Static
 
 import core
+from table.client.remote import RemoteSeat, ServerAddress
 from table.protocol import SeatSpec
-from table.remote import RemoteSeat, ServerAddress
 from tests.tui.conftest import app_for, settle, toasts
 from tui.screens.create_table import CreateTableScreen
 from tui.screens.game import GameScreen

@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from table.players import DAY, Players
-from table.web.server import COOKIE
+from table.doors.web.server import COOKIE
+from table.host.players import DAY, Players
 from tests.door.conftest import HOST, LOBBY, LOBBY_KEYS, wait_no_sessions
 from tests.door.sshpty import PtyProcess, wait_until
 from tests.web.browser import Terminal

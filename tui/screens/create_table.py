@@ -26,8 +26,8 @@ from tui.widgets.cycler import Cycler
 from tui.widgets.textfield import TextField
 
 if TYPE_CHECKING:
+    from table.client.remote import TableDirectory
     from table.protocol import SeatSpec, TableInfo
-    from table.remote import TableDirectory
 
 SEAT_KINDS = ["you", "open", "player", "computer easy", "computer normal", "computer hard"]
 KIND_NOTES = {
@@ -188,7 +188,7 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
 
     @work(exclusive=True)
     async def _create(self, specs: list[SeatSpec]) -> None:
-        from table.remote import TableUnavailable
+        from table.client.remote import TableUnavailable
         from table.seat import SeatError
 
         pace, wait = PACES[self.query_one("#pace", Cycler).value]

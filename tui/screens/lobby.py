@@ -25,8 +25,8 @@ from tui import look
 from tui.widgets.keys import KeysBar
 
 if TYPE_CHECKING:
+    from table.client.remote import RemoteSeat, TableDirectory
     from table.protocol import TableInfo
-    from table.remote import RemoteSeat, TableDirectory
 
 REFRESH = 2.0
 """Seconds between two looks at the server's tables."""
@@ -185,7 +185,7 @@ class LobbyScreen(Screen[None]):
 
     @work(exclusive=True, group="lobby-list")
     async def action_refresh(self) -> None:
-        from table.remote import TableUnavailable
+        from table.client.remote import TableUnavailable
 
         try:
             tables = await self.directory.tables()
@@ -284,7 +284,7 @@ class LobbyScreen(Screen[None]):
 
     @work(exclusive=True, group="lobby-open")
     async def _open(self, table: int, *, watch: bool) -> None:
-        from table.remote import TableUnavailable
+        from table.client.remote import TableUnavailable
         from table.seat import SeatError
 
         self._say("Opening the table…")
@@ -302,7 +302,7 @@ class LobbyScreen(Screen[None]):
     @work(exclusive=True, group="lobby-open")
     async def _replay(self, table: int) -> None:
         """A finished game, in the replay screen, with its chat."""
-        from table.remote import TableUnavailable
+        from table.client.remote import TableUnavailable
         from table.seat import SeatError
         from tui.screens.replay import ReplayScreen
 

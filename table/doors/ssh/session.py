@@ -37,12 +37,12 @@ import asyncssh
 from asyncssh.packet import SSHPacket
 
 from saves.text import printable
-from table.door.admissions import DoorFull
-from table.server.journal import log
+from table.doors.admissions import DoorFull
+from table.server.log import log
 
 if TYPE_CHECKING:
-    from table.door.gate import Visitor
-    from table.door.server import Door
+    from table.doors.ssh.gate import Visitor
+    from table.doors.ssh.server import Door
 
 END_WITHIN: Final = 1.5
 """Seconds a game has to leave after its connection ended, before it is killed."""
@@ -88,7 +88,7 @@ def set_size(fd: int, columns: int, rows: int) -> None:
 
 
 class DoorSession(asyncssh.SSHServerSession[bytes]):
-    """One session channel of a signed-in :class:`~table.door.gate.Visitor`."""
+    """One session channel of a signed-in :class:`~table.doors.ssh.gate.Visitor`."""
 
     def __init__(self, door: Door, visitor: Visitor) -> None:
         self.door = door

@@ -4,7 +4,7 @@ Only two ways in, both starting from a key whose signature the door verified:
 
 - a key named by ``mykerinos players add``: that player;
 - an unknown key: the client proved it holds the key, then types an invitation code
-  (keyboard-interactive); :meth:`table.players.Players.redeem` binds that key to the
+  (keyboard-interactive); :meth:`table.host.players.Players.redeem` binds that key to the
   invited player and uses the code up. The code is only ever asked of a verified key, so
   a code cannot bind a key its typist does not hold.
 
@@ -38,12 +38,12 @@ import asyncssh
 from asyncssh.auth import KbdIntChallenge
 
 from table.counts import uncount
-from table.door.players_thread import PlayersThread
-from table.players import Players, PlayersError, fingerprint
-from table.server.journal import log, log_once
+from table.doors.players_thread import PlayersThread
+from table.host.players import Players, PlayersError, fingerprint
+from table.server.log import log, log_once
 
 if TYPE_CHECKING:
-    from table.door.session import DoorSession
+    from table.doors.ssh.session import DoorSession
 
 KEY_CHECKS: Final = 12
 """Public-key checks on one connection before it is disconnected: a query and then a

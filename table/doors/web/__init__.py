@@ -3,15 +3,15 @@
 ``mykerinos serve --web [HOST:]PORT [--web-url URL]`` serves, beside the tables and the
 SSH door, textual-serve's page and terminal (xterm.js) with a small layer of its own:
 
-- sign-in (:mod:`table.web.server`): ``mykerinos invite NAME --web`` prints a link; the
+- sign-in (:mod:`table.doors.web.server`): ``mykerinos invite NAME --web`` prints a link; the
   code it carries, redeemed once, gives the browser a session cookie (random, stored
   hashed, HttpOnly, SameSite=Strict, Secure behind https, 30 days). A browser without a
   session gets only a small page to paste a code: no game process starts for it.
 - each websocket from a signed-in browser of the door's own origin runs the game in a
   process of its own under Textual's web driver (:mod:`tui.web`), named to the table
-  server by a ticket, bounded with the SSH door's sessions (:mod:`table.door.admissions`).
+  server by a ticket, bounded with the SSH door's sessions (:mod:`table.doors.admissions`).
 - every response carries a Content-Security-Policy; the pages show no text a player
-  wrote (:mod:`table.web.pages`); names, titles and chat live inside the terminal.
+  wrote (:mod:`table.doors.web.pages`); names, titles and chat live inside the terminal.
 
 What textual-serve gives as it is: its ``AppService`` (the process and its packets) and
 its static files. What this layer adds: authentication, the origin check, a clean

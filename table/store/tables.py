@@ -106,7 +106,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE actions ADD COLUMN standin TEXT;
     ALTER TABLE chat ADD COLUMN seq INTEGER;
     """,
-    # 8: players known by their SSH keys, and one-time invitations (see table.players):
+    # 8: players known by their SSH keys, and one-time invitations (see table.host.players):
     # a key is its OpenSSH line without the comment ("ssh-ed25519 AAAA…"), an invitation
     # is kept as the SHA-256 of its code, never the code
     """
@@ -127,7 +127,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         used_by_key TEXT
     );
     """,
-    # 9: browsers signed in through the web door (see table.players): a session is kept as
+    # 9: browsers signed in through the web door (see table.host.players): a session is kept as
     # the SHA-256 of its token, never the token; an invitation a browser used has
     # used_by_key 'web'
     """

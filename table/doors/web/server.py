@@ -1,7 +1,7 @@
 """The web door's HTTP side: sign-in, the page, the websocket that runs a game.
 
 Every route checks who is asking before anything costs: no session, no game process; a
-websocket or a form from another origin, refused (403). See :mod:`table.web` for the
+websocket or a form from another origin, refused (403). See :mod:`table.doors.web` for the
 whole picture.
 """
 
@@ -26,16 +26,16 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from table.counts import uncount
-from table.door.admissions import DoorFull, player_home
-from table.door.gate import WrongCodes
-from table.door.options import WEB_URL_FILE
-from table.door.players_thread import PlayersThread
-from table.players import Players, PlayersError
-from table.server.journal import log, log_once
-from table.web import pages
+from table.doors.admissions import DoorFull, player_home
+from table.doors.options import WEB_URL_FILE
+from table.doors.players_thread import PlayersThread
+from table.doors.ssh.gate import WrongCodes
+from table.doors.web import pages
+from table.host.players import Players, PlayersError
+from table.server.log import log, log_once
 
 if TYPE_CHECKING:
-    from table.door.admissions import Admissions
+    from table.doors.admissions import Admissions
 
 COOKIE: Final = "mykerinos"
 SESSION_DAYS: Final = 30

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from table.counts import counted
-from table.door.options import DoorLimits
+from table.doors.options import DoorLimits
 
 if TYPE_CHECKING:
     from table.server.hub import Hub

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import asyncssh
 
-from table.door.options import KEY_NAME
+from table.doors.options import KEY_NAME
 
 
 class HostKeyError(OSError):

@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from table.door.options import AddressError, DoorLimits, parse_address
-from table.server import journal
+from table.doors.options import AddressError, DoorLimits, parse_address
+from table.server import log as server_log
 from table.server.computers import Computers
 from table.server.hub import Hub, Limits, fit_to_descriptors
-from table.server.journal import log, log_once
+from table.server.log import log, log_once
 from table.server.writer import Writer
 from table.store import StoreError, TableStore
 
@@ -177,7 +177,7 @@ async def serve(args: argparse.Namespace) -> int:
 
 
 class Door(Protocol):
-    """A door of the server (:mod:`table.door`, :mod:`table.web`)."""
+    """A door of the server (:mod:`table.doors.ssh`, :mod:`table.doors.web`)."""
 
     async def start(self, host: str | None, port: int) -> None: ...
     async def stop(self) -> None: ...
@@ -188,17 +188,17 @@ def _doors(
 ) -> list[tuple[tuple[str, tuple[str | None, int]], Door]]:
     """The doors asked for, each with its name and address; their modules (asyncssh,
     aiohttp) are loaded only then."""
-    from table.door.admissions import Admissions
+    from table.doors.admissions import Admissions
 
     limits = DoorLimits(max(1, args.sessions), max(1, args.sessions_per_player))
     admissions = Admissions(hub, limits)  # one count of a player's sessions, both doors
     doors: list[tuple[tuple[str, tuple[str | None, int]], Door]] = []
     if args.ssh is not None:
-        from table.door.server import Door as SSHDoor
+        from table.doors.ssh.server import Door as SSHDoor
 
         doors.append((("SSH", args.ssh), SSHDoor(hub, path, db, admissions=admissions)))
     if args.web is not None:
-        from table.web.server import WebDoor
+        from table.doors.web.server import WebDoor
 
         doors.append((("web", args.web), WebDoor(admissions, path, db, args.web_url)))
     return doors
@@ -217,7 +217,7 @@ async def _listen(hub: Hub, path: Path, store: TableStore, doors: list[Door]) ->
         hub.connected, str(starting), limit=2**17, backlog=BACKLOG
     )
     log(f"serving {len(hub.rooms)} tables on {path} (store {store.path})")
-    journal.flush()  # the start's lines (damaged tables…) are out before anyone is answered
+    server_log.flush()  # the start's lines (damaged tables…) are out before anyone is answered
     os.replace(starting, path)
     await hub.begin()
     await stop.wait()
@@ -250,9 +250,14 @@ async def _answers(path: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``mykerinos serve`` (or ``python -m table.serve``)."""
     try:
         return asyncio.run(serve(parse_args(argv)))
     except KeyboardInterrupt:
         return 0
     finally:
-        journal.flush()
+        server_log.flush()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -92,7 +92,7 @@ class ServerAddress:
     ticket: str | None = field(default=None, repr=False)
 
     async def dial(self) -> Link:
-        from table.connection import connect
+        from table.client.connection import connect
 
         connecting = connect(self.socket, self.player, self.ticket)
         return await asyncio.wait_for(connecting, DIAL_TIMEOUT)
@@ -100,7 +100,7 @@ class ServerAddress:
     async def directory(self, keep: Keep | None = None) -> TableDirectory:
         """The server's lobby (its games exported through ``keep``); raises
         :class:`TableUnavailable` saying why not."""
-        from table.connection import Refused
+        from table.client.connection import Refused
 
         try:
             link = await self.dial()

@@ -1,4 +1,4 @@
-"""The players' store (:class:`table.players.Players`) for a door, on a thread of its own.
+"""The players' store (:class:`table.host.players.Players`) for a door, on a thread of its own.
 
 A door answers strangers on the event loop the tables share; a host's ``mykerinos
 players …`` may hold the store's write lock for a moment, and SQLite would then block the
@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from table.players import Players
+from table.host.players import Players
 
 T = TypeVar("T")
 

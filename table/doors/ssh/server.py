@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Final
 
 import asyncssh
 
-from table.door.admissions import Admissions, player_home
-from table.door.gate import LOGIN_TIMEOUT, Gate, GateLimits, Visitor
-from table.door.hostkey import fingerprint, host_key
-from table.door.options import PORT_FILE, DoorLimits
-from table.door.session import STATUS_WITHIN, DoorSession
-from table.server.journal import log
+from table.doors.admissions import Admissions, player_home
+from table.doors.options import PORT_FILE, DoorLimits
+from table.doors.ssh.gate import LOGIN_TIMEOUT, Gate, GateLimits, Visitor
+from table.doors.ssh.hostkey import fingerprint, host_key
+from table.doors.ssh.session import STATUS_WITHIN, DoorSession
+from table.server.log import log
 
 if TYPE_CHECKING:
     from table.server.hub import Hub
@@ -67,7 +67,7 @@ class Door:
 
     async def start(self, host: str | None, port: int) -> None:
         """Listen on ``host``:``port`` (raises ``OSError`` if it cannot, or
-        :class:`~table.door.hostkey.HostKeyError`)."""
+        :class:`~table.doors.ssh.hostkey.HostKeyError`)."""
         _quiet_library_log()
         key = host_key(self.folder)
         self.fingerprint = fingerprint(key)
@@ -157,11 +157,11 @@ class Door:
 
     def admitted(self, player: str) -> contextlib.AbstractContextManager[str]:
         """A session of ``player`` within the doors' bounds, and its ticket for the hub
-        (see :meth:`table.door.admissions.Admissions.admitted`)."""
+        (see :meth:`table.doors.admissions.Admissions.admitted`)."""
         return self.admissions.admitted(player)
 
     def home(self, player: str) -> Path:
-        """The player's own folder on the host (:func:`table.door.admissions.player_home`)."""
+        """The player's own folder on the host (:func:`table.doors.admissions.player_home`)."""
         return player_home(self.folder, player)
 
     def game_command(self, home: Path) -> list[str]:

@@ -1,6 +1,6 @@
 """``mykerinos players …`` and ``mykerinos invite``: the host names players by their SSH
 keys and invites friends whose key is not known yet, or who play in a browser through the
-web door (``invite --web`` prints a link; see :mod:`table.players`).
+web door (``invite --web`` prints a link; see :mod:`table.host.players`).
 
 They write the server's store directly, so they work whether or not the server runs, and
 only for the account that can write the store. A mistake (a bad key file, a bad name, a
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from saves.text import printable, shown
-from table.players import DEFAULT_DAYS, MAX_KEYS_TEXT, Key, Players, PlayersError, when
+from table.host.players import DEFAULT_DAYS, MAX_KEYS_TEXT, Key, Players, PlayersError, when
 
 DEFAULT_SSH_PORT = 2222
 """The SSH door's port in the invitation's hint until a door has opened on this store."""
@@ -116,7 +116,7 @@ def _run(args: argparse.Namespace) -> int:
 def _db(option: str | None) -> Path:
     if option:
         return Path(option)
-    from table.server.command import default_db
+    from table.serve import default_db
 
     return default_db()
 
@@ -232,9 +232,9 @@ def default_web_url() -> str:
 
 def web_door_url(folder: Path) -> str | None:
     """The public URL the web door last announced beside the store (its
-    :data:`~table.door.options.WEB_URL_FILE`), ending with ``/``; None when there is no
+    :data:`~table.doors.options.WEB_URL_FILE`), ending with ``/``; None when there is no
     such file or it does not hold one ``http(s)://`` URL on one line."""
-    from table.door.options import WEB_URL_FILE
+    from table.doors.options import WEB_URL_FILE
 
     try:
         with open(folder / WEB_URL_FILE, encoding="utf-8") as file:
@@ -255,8 +255,8 @@ def _count(number: int, thing: str) -> str:
 def door_seen(folder: Path) -> tuple[int, str]:
     """The port the door last listened on (:data:`DEFAULT_SSH_PORT` if none has yet) and
     its host key's fingerprint ("" when it has none yet), from the files it keeps beside
-    the store (:mod:`table.door.options`)."""
-    from table.door.options import KEY_NAME, PORT_FILE
+    the store (:mod:`table.doors.options`)."""
+    from table.doors.options import KEY_NAME, PORT_FILE
 
     port = DEFAULT_SSH_PORT
     with contextlib.suppress(OSError, ValueError):
