@@ -65,6 +65,22 @@ class SeatConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     JSON Schema lists them); None for a human."""
 
 
+class TableLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A line of a shared table's journal as its players saw it, kept with the table's
+    exported game so that its replay shows it where it was said: a line of chat (``name``
+    said ``text``) or a note in words ("ann took back their last action.")."""
+
+    seq: Annotated[int, msgspec.Meta(ge=0, le=MAX_ACTIONS)]
+    """How many actions had been played when it was said."""
+    at: float
+    """When (Unix seconds)."""
+    text: Annotated[str, msgspec.Meta(max_length=400, pattern=_PRINTABLE)]
+    name: PlayerName | None = None
+    """The sayer of a line of chat; None for a note."""
+    spectator: bool = False
+    """Said by someone watching the table, not playing at it."""
+
+
 class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One saved game, as stored on disk (current version); a field at its default is
     not written."""

@@ -18,10 +18,12 @@ The exchange:
    carry a ``ref`` chosen by the client; the answer (or :class:`Error`) carries the same
    ``ref``.
 3. While a client sits at or watches a table it receives, unasked (``ref`` 0), a
-   :class:`Played` for every action, a :class:`Snapshot` when the history changes
-   otherwise (undo), :class:`Seats` when someone comes, goes, joins, hands a seat over or
-   pauses, :class:`Said` for each line of chat, and an :class:`Error` with ``ref`` 0 when
-   the server stops.
+   :class:`Told` for every change of the table: the entries it added to the table's
+   journal (:mod:`table.journal`: a move, an undo, a line of chat, a pause and its end, a
+   hand-over, a player away or back, the end), the table as it stands after them, and for
+   a move the public position after it; and an :class:`Error` with ``ref`` 0 when the
+   server stops. Sitting down or watching is answered by a :class:`Snapshot`: the whole
+   public history and the journal so far.
 
 **Hidden information never crosses**: every :class:`core.GameState` the server sends is a
 public view (``core.public.public_view``: the undealt parcels in a canonical order, the
@@ -40,13 +42,14 @@ import msgspec
 
 import core
 from core.levels import Level
-from table.seat import ChatLine as ChatLine  # the seat interface's type, sent as it is
+from table import journal
 
 if TYPE_CHECKING:
     import asyncio
 
-VERSION: Final = 2
-"""The protocol version; a server refuses a client speaking another one."""
+VERSION: Final = 3
+"""The protocol version; a server refuses a client speaking another one, in one line that
+says to update (3: the table's journal replaced the chat, notes and stand-ins of 2)."""
 
 HEADER: Final = struct.Struct(">I")
 """A frame's length prefix."""
@@ -59,8 +62,9 @@ MAX_FRAME: Final = 8 * 1024 * 1024
 
 MAX_CHAT: Final = 200
 """Characters in one line of chat."""
-CHAT_KEPT: Final = 100
-"""Lines of chat a snapshot carries."""
+CHAT_KEPT: Final = 200
+"""Lines of chat a snapshot's journal carries at most (the oldest beyond are left out; every
+other entry is always there)."""
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 Ref = Annotated[int, msgspec.Meta(ge=0, le=2**31)]
@@ -212,7 +216,7 @@ class Leave(_Message, frozen=True, tag="leave"):
 class HandOver(_Message, frozen=True, tag="hand-over"):
     """Hand your seat at ``table`` to a computer player of ``level`` (None: take it back);
     at a live table, ``seat`` names a player's seat away longer than the table's wait.
-    Answered by :class:`Seats`."""
+    Answered by :class:`Told`."""
 
     ref: Ref
     table: TableId
@@ -222,7 +226,7 @@ class HandOver(_Message, frozen=True, tag="hand-over"):
 
 class Pause(_Message, frozen=True, tag="pause"):
     """Pause a live table for everyone ("back in 10 minutes"): once per player per season.
-    Answered by :class:`Seats`."""
+    Answered by :class:`Told`."""
 
     ref: Ref
     table: TableId
@@ -231,14 +235,14 @@ class Pause(_Message, frozen=True, tag="pause"):
 
 class Resume(_Message, frozen=True, tag="resume"):
     """End your pause of ``table`` now, for everyone (only the player who paused it, while
-    the pause runs). Answered by :class:`Seats`."""
+    the pause runs). Answered by :class:`Told`."""
 
     ref: Ref
     table: TableId
 
 
 class Say(_Message, frozen=True, tag="say"):
-    """A line of chat at ``table`` (players and spectators; answered by :class:`Said`)."""
+    """A line of chat at ``table`` (players and spectators; answered by :class:`Told`)."""
 
     ref: Ref
     table: TableId
@@ -298,53 +302,35 @@ class Lobby(_Message, frozen=True, tag="lobby"):
     tables: tuple[TableInfo, ...]
 
 
-class Said(_Message, frozen=True, tag="said"):
-    """A line of chat at ``table`` (``ref`` answers the sayer's :class:`Say`)."""
-
-    table: int
-    line: ChatLine
-    ref: int = 0
-
-
 class Snapshot(_Message, frozen=True, tag="snapshot"):
     """The whole public history of a table: ``start`` then ``actions``; ``seats_here`` are
-    the seats this connection decides for (empty when watching)."""
+    the seats this connection decides for (empty when watching); ``journal`` is the
+    table's journal so far (:mod:`table.journal`), its entry number ``first`` first (the
+    oldest lines of chat beyond :data:`CHAT_KEPT` are left out, never another entry), so
+    entry ``i`` of it is number ``first + i`` of the table's."""
 
     ref: int
     table: TableInfo
     start: core.GameState
     actions: tuple[core.Action, ...]
     seats_here: tuple[int, ...]
-    note: str | None = None
-    chat: tuple[ChatLine, ...] = ()
-    """The table's chat, oldest first (the last :data:`CHAT_KEPT` lines)."""
-    standins: tuple[Level | None, ...] = ()
-    """For each action, the computer stand-in that made it (see :class:`Played`); empty
-    when none did."""
+    journal: tuple[journal.Any, ...] = ()
+    first: int = 0
 
 
-class Played(_Message, frozen=True, tag="played"):
-    """Action number ``seq`` (0-based) was played and is durable; ``state`` is the public
-    position after it."""
+class Told(_Message, frozen=True, tag="told"):
+    """``entries`` were added to the journal of table ``table.id``, the first as entry
+    number ``n``; ``table`` is how it stands after them. When they hold a move,
+    ``state`` is the public position after it and ``events`` what it did in words (an
+    undo's entry leaves the client to drop the last action and position itself).
+    ``ref`` answers the request that made the change (0: news of another's)."""
 
     ref: int
-    table: int
-    seq: int
-    action: core.Action
-    events: tuple[core.Event, ...]
-    state: core.GameState
-    standin: Level | None = None
-    """The computer standing in for the seat's player that made it (None: the seat's own
-    player or computer)."""
-
-
-class Seats(_Message, frozen=True, tag="seats"):
-    """Who sits where changed (someone joined, came back, went away, handed their seat to a
-    computer); ``note`` says it in words for the log, ``ref`` answers a HandOver."""
-
     table: TableInfo
-    note: str | None = None
-    ref: int = 0
+    n: int
+    entries: tuple[journal.Any, ...]
+    state: core.GameState | None = None
+    events: tuple[core.Event, ...] = ()
 
 
 class Standing(msgspec.Struct, frozen=True):
@@ -371,7 +357,7 @@ class Exported(_Message, frozen=True, tag="exported"):
     """An ordinary save file's bytes (``saves`` JSON)."""
 
 
-ServerMessage = Welcome | Error | Lobby | Snapshot | Played | Seats | Said | Standings | Exported
+ServerMessage = Welcome | Error | Lobby | Snapshot | Told | Standings | Exported
 
 
 # ---------------------------------------------------------------- frames
