@@ -1,35 +1,35 @@
 """The table server's store: every table, its seats, its journal and the ladder, and the
 host's players, keys and web sessions, in one SQLite file behind this package's classes.
 
-Every SQL statement of the server lives here (:mod:`table.store.tables`), so moving the
-store to another database is one package.
+Every SQL statement of the server lives here (:mod:`table.store.tables` for the tables,
+:mod:`table.store.schema` for the schema and its migrations), so moving the store to
+another database is one package. :mod:`table.store.changes` holds what a table is as
+stored and the changes a server makes to it.
 """
 
-from table.store.tables import (
-    MIGRATIONS,
+from table.store.changes import (
     Append,
     Change,
-    Chat,
-    Damaged,
     Finished,
+    Noted,
     Paused,
     Resumed,
     SeatRow,
     SitDown,
     StandIn,
-    StoreError,
     TableRow,
-    TableStore,
     Truncate,
 )
+from table.store.schema import MIGRATIONS, StoreError
+from table.store.tables import Damaged, TableStore
 
 __all__ = [
     "MIGRATIONS",
     "Append",
     "Change",
-    "Chat",
     "Damaged",
     "Finished",
+    "Noted",
     "Paused",
     "Resumed",
     "SeatRow",
