@@ -24,7 +24,8 @@ from typing import IO, Any, Protocol
 from table.doors.options import AddressError, DoorLimits, parse_address
 from table.server import log as server_log
 from table.server.computers import Computers
-from table.server.hub import Hub, Limits, fit_to_descriptors
+from table.server.connections import Limits, fit_to_descriptors
+from table.server.hub import Hub
 from table.server.log import log, log_once
 from table.server.writer import Writer
 from table.store import StoreError, TableStore

@@ -8,9 +8,16 @@ see public positions (:func:`core.public_view`).
 
 The modules, by job:
 
-- :mod:`~table.server.rules`: the rules of a shared table, pure functions, time passed in;
-- :mod:`~table.server.room`: one table and the one sequence of its changes;
-- :mod:`~table.server.hub`: connections, identity, limits, requests to rooms, the ladder;
+- :mod:`~table.server.connections`: accepting connections within limits, the handshake
+  and who each is, the read loop;
+- :mod:`~table.server.routing`: which room answers each request (one ``match``);
+- :mod:`~table.server.hub`: what every table shares (the rooms, the ladder, the doors'
+  tickets, a new table within a player's limit);
+- :mod:`~table.server.room`: one table's actor, the one sequence of its changes and
+  everything that follows each (computers' turns, the pause's end, the rating, telling
+  everyone), over :mod:`~table.server.view` (the table in memory and how it looks);
+- :mod:`~table.server.rules`: the server's own rules of a shared table (those a client
+  shows too are :mod:`table.rules`, shared), pure functions;
 - :mod:`~table.server.writer`: the store's one writer (group commit);
 - :mod:`~table.server.computers`: computer players in worker processes, taken in turn;
 - :mod:`~table.server.log`: the log, without floods;

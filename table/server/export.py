@@ -20,7 +20,9 @@ from saves.format import FORMAT, VERSION, SaveFile, SeatConfig, encode
 from table.store import TableRow
 
 
-def export_save(row: TableRow, states: Sequence[core.GameState]) -> bytes:
+def export_save(
+    row: TableRow, states: Sequence[core.GameState], entries: Sequence[object] = ()
+) -> bytes:
     """The save-file bytes of ``row``'s game, whose real positions are ``states``."""
     start, now = states[0], states[-1]
     seed, deal = row.seed, None

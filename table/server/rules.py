@@ -1,5 +1,11 @@
-"""The rules of a shared table, as pure functions: the time is passed in, nothing is read
-from a socket, a clock or the store, so each rule is unit-tested on its own.
+"""The server's own rules of a shared table, as pure functions over the stored table:
+what a new table may be, who sits where, whose decision it is, what a line of chat may
+say, under which names a finished game is rated. Nothing is read from a socket, a clock
+or the store, so each rule is unit-tested on its own.
+
+The rules a client shows as well (who may undo, pause, resume, hand a seat over; who is
+away; what the table waits for) are not here: they are :mod:`table.rules`, written once
+over the view both sides hold, and the room raises their reasons as a :class:`Refusal`.
 
 Each function either returns what the request leads to or raises :class:`Refusal` with
 the sentence the player reads. The room (:mod:`table.server.room`) calls them inside its
@@ -8,9 +14,7 @@ one sequence of changes, with the table as it is at that moment.
 
 from __future__ import annotations
 
-import math
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import core
 from saves.text import check_player_name, check_text
@@ -25,6 +29,12 @@ CHAT_WINDOW = 10.0
 
 class Refusal(Exception):
     """A request refused; ``str`` is the reason a player reads."""
+
+
+def refuse(reason: str | None) -> None:
+    """Refuse with ``reason``, the answer of a rule of :mod:`table.rules` (None: allowed)."""
+    if reason is not None:
+        raise Refusal(reason)
 
 
 # ---------------------------------------------------------------- a new table
@@ -118,24 +128,11 @@ def played_by_computer(row: TableRow, seat: int) -> core.Level | None:
 # ---------------------------------------------------------------- playing
 
 
-def paused_until(row: TableRow, now: float) -> float | None:
-    """When a pause under way ends (None: not paused)."""
-    until = row.paused_until
-    return until if until is not None and until > now else None
-
-
-def refuse_if_paused(row: TableRow, now: float) -> None:
-    until = paused_until(row, now)
-    if until is not None:
-        at = time.strftime("%H:%M", time.localtime(until))
-        raise Refusal(f"the table is paused until {at} ({row.paused_by})")
-
-
 def check_play(
-    row: TableRow, state: core.GameState | None, seats_here: tuple[int, ...] | None, now: float
+    row: TableRow, state: core.GameState | None, seats_here: tuple[int, ...] | None
 ) -> int:
     """The seat a player at ``row`` decides for now; ``seats_here`` are their seats (None:
-    not at the table)."""
+    not at the table). Whether the table is paused is :func:`table.rules.why_paused`'s."""
     if state is None:
         raise Refusal("the game has not started: a seat is still free")
     seat = state.current_player
@@ -147,7 +144,6 @@ def check_play(
         raise Refusal("it is not your decision")
     if played_by_computer(row, seat):
         raise Refusal("a computer plays your seat now: take it back first")
-    refuse_if_paused(row, now)
     return seat
 
 
@@ -157,82 +153,7 @@ def check_seq(row: TableRow, seq: int) -> None:
         raise Refusal("someone played meanwhile: look again")
 
 
-def why_no_undo(
-    row: TableRow, states: Sequence[core.GameState], seats_here: tuple[int, ...], seq: int
-) -> str | None:
-    """Why a player deciding for ``seats_here`` may not take back the table's last action
-    (None: they may). Board Game Arena's rule: your own last action, until the next player
-    acts or new parcels are dealt; and never the game's last (it is over and rated)."""
-    if not seats_here:
-        return "only the table's players may undo"
-    if seq != len(row.actions):
-        return "someone played meanwhile: look again"
-    if not row.actions:
-        return "nothing has been played yet"
-    before, after = states[-2], states[-1]
-    mover = before.current_player
-    if mover not in seats_here:
-        who = row.seats[mover].name if mover is not None else "nobody"
-        return f"the last action was {who}'s, not yours: only your own can be taken back"
-    if row.standins[-1:] not in ([], [None]):
-        return "a computer made that move for you: only your own can be taken back"
-    if core.is_over(after):
-        return "the game is over: its last action stands"
-    if after.season != before.season:
-        return "new parcels were dealt since: that action cannot be taken back"
-    return None
-
-
 # ---------------------------------------------------------------- life at the table
-
-
-def absent_seat(
-    row: TableRow,
-    seat: int,
-    level: core.Level | None,
-    present: set[int],
-    away_since: Mapping[int, float],
-    now: float,
-) -> int:
-    """``seat``, if a present player may hand it to a computer now (a live table, its
-    player away longer than the table's wait)."""
-    if level is None:
-        raise Refusal("only its player takes a seat back")
-    if row.pace != "live":
-        raise Refusal("this table waits for everyone: nobody's seat is handed over for them")
-    if not 0 <= seat < len(row.seats) or row.seats[seat].kind != "player":
-        raise Refusal("that is not a player's seat")
-    refuse_if_paused(row, now)
-    since = away_since.get(seat)
-    if seat in present or since is None:
-        raise Refusal("that player is here (or has not come yet): only an absent seat")
-    left = row.wait - (now - since)
-    if left > 0:
-        raise Refusal(
-            f"that player has been away less than the table's wait: {math.ceil(left)} s more"
-        )
-    return seat
-
-
-def check_pause(row: TableRow, state: core.GameState | None, player: str, now: float) -> int:
-    """The season a player's pause of a live table counts against (once per season; not
-    while a pause is under way, which another would cut short or stretch)."""
-    if row.pace != "live" or state is None or core.is_over(state):
-        raise Refusal("only a live game in progress can be paused")
-    if (player, state.season) in row.pauses:
-        raise Refusal("you have paused this table once this season already")
-    refuse_if_paused(row, now)
-    return state.season
-
-
-def check_resume(row: TableRow, player: str, now: float) -> None:
-    """A pause is lifted early only by the player who took it, and only while it runs."""
-    until = paused_until(row, now)
-    if until is None:
-        raise Refusal("the table is not paused")
-    if row.paused_by != player:
-        at = time.strftime("%H:%M", time.localtime(until))
-        raise Refusal(f"{row.paused_by} paused the table until {at}: only they can resume it early")
 
 
 def chat_text(text: str, said: list[float], now: float) -> str:

@@ -1,0 +1,62 @@
+"""Which room, or which part of the hub, answers each request: one ``match`` over every
+request type, ending in ``assert_never``, so a request type added to the protocol cannot
+go unanswered. A route only finds the room and hands the request on: what follows a
+change (a computer's turn, the pause's end, the rating, telling everyone) is the room's
+own (:mod:`table.server.room`), whatever the request was.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, assert_never
+
+from table import ladder
+from table import protocol as wire
+
+if TYPE_CHECKING:
+    from table.server.connections import Client
+    from table.server.hub import Hub
+
+
+async def route(hub: Hub, client: Client, message: wire.Request) -> None:
+    """Answer ``client``'s ``message`` (a :class:`table.server.rules.Refusal` refuses it)."""
+    ref = message.ref
+    match message:
+        case wire.ListTables():
+            client.send(wire.Lobby(ref, hub.lobby(client.player)))
+        case wire.CreateTable():
+            await hub.create(client, message)
+        case wire.Join():
+            room = hub.room(message.table)
+            await room.enter(client, ref, False, message.seat, message.back)
+            client.rooms.add(room)
+        case wire.Watch():
+            room = hub.room(message.table)
+            await room.enter(client, ref, True, None, False)
+            client.rooms.add(room)
+        case wire.Play():
+            await hub.room(message.table).play(client, ref, message.seq, message.action)
+        case wire.Undo():
+            await hub.room(message.table).undo(client, ref, message.seq)
+        case wire.Say():
+            await hub.room(message.table).say(client, ref, message.text)
+        case wire.Pause():
+            await hub.room(message.table).pause(client, ref, message.minutes)
+        case wire.Resume():
+            await hub.room(message.table).resume(client, ref)
+        case wire.HandOver():
+            await hub.room(message.table).hand_over(client, ref, message.level, message.seat)
+        case wire.Leave():
+            room = hub.room(message.table)
+            room.leave(client)
+            client.rooms.discard(room)
+            client.send(wire.Lobby(ref, ()))
+        case wire.Ladder():
+            rows = tuple(
+                wire.Standing(r.name, r.mu, r.sigma, r.games, r.wins)
+                for r in ladder.ranked(hub.ladder.ratings)
+            )
+            client.send(wire.Standings(ref, rows))
+        case wire.Export():
+            client.send(wire.Exported(ref, hub.room(message.table).export()))
+        case _:
+            assert_never(message)
