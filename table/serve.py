@@ -79,6 +79,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     # Tests only: each commit sleeps this long first, so that requests interleave.
     parser.add_argument("--commit-delay", type=float, default=0.0, help=argparse.SUPPRESS)
+    # Tests only: the seconds in a minute of a pause, so that one runs out within a test.
+    parser.add_argument("--minute", type=float, default=60.0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     for option in ("ssh", "web"):
         if getattr(args, option) is not None:
@@ -159,7 +161,7 @@ async def serve(args: argparse.Namespace) -> int:
         await computers.ready()
         writer = Writer(store, args.commit_delay)
         limits = fit_to_descriptors(Limits(args.max_connections, args.max_tables))
-        hub = Hub(rows, writer, ratings, args.trust_account, computers, limits)
+        hub = Hub(rows, writer, ratings, args.trust_account, computers, limits, args.minute)
         doors = _doors(hub, path, db, args)
         try:
             for (name, address), door in doors:

@@ -68,7 +68,8 @@ class Actor(Table):
     """One table's turns and what follows them (see the module docstring): the requests
     players make are :class:`table.server.room.Room`'s. ``commit`` makes changes durable
     (all of them, or none); ``rate`` puts a finished game into the ladder; ``decide``
-    asks a computer player (None: no computer ever moves here)."""
+    asks a computer player (None: no computer ever moves here); ``minute`` is how long a
+    minute of a pause lasts, in seconds (tests only make it shorter)."""
 
     def __init__(
         self,
@@ -77,11 +78,14 @@ class Actor(Table):
         clock: Clock = time.time,
         rate: Rate | None = None,
         decide: Decide | None = None,
+        minute: float = 60.0,
     ) -> None:
         super().__init__(row, clock)
         self.commit = commit
         self.rate = rate
         self.decide = decide
+        self.minute = minute
+        """Seconds in a minute of a pause (tests only make it shorter)."""
         self.lock = asyncio.Lock()
         self.stopping = False
         """The server is stopping: no change begins any more."""

@@ -62,11 +62,14 @@ class Hub:
         trusted: Sequence[str] = (),
         computers: Computers | None = None,
         limits: Limits | None = None,
+        minute: float = 60.0,
     ) -> None:
         self.writer = writer
         self.ladder = Ladder(ratings)
         self.computers = computers
         self.limits = limits = limits or Limits()
+        self.minute = minute
+        """Seconds in a minute of a pause (tests only make it shorter)."""
         self._tickets: dict[str, str] = {}
         """The player of each door's session, by its ticket (see :meth:`issue_ticket`)."""
         self.connections = Connections(
@@ -86,7 +89,8 @@ class Hub:
 
     def _room(self, row: TableRow) -> Room:
         decide = self.computers.decide if self.computers is not None else None
-        room = Room(row, self.writer.commit, rate=self.ladder.rate, decide=decide)
+        room = Room(row, self.writer.commit, rate=self.ladder.rate, decide=decide,
+                    minute=self.minute)  # fmt: skip
         self.rooms[row.id] = room
         return room
 

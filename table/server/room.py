@@ -133,7 +133,7 @@ class Room(Actor):
             now, state, player = self.clock(), self.state, listener.player
             refuse(shared.why_no_pause(self.info(), state, player, self.seats_here(listener), now))
             assert state is not None
-            until = now + 60 * minutes
+            until = now + self.minute * minutes
             entry = journal.Pause(now, len(self.row.actions), player, until)
             n = await self._store([Paused(self.id, player, state.season, until)], [entry])
             self.row.pauses.add((player, state.season))
