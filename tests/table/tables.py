@@ -13,6 +13,7 @@ import pytest
 import core
 from table import protocol as wire
 from table.server.rules import Refusal
+from tests.table_server.history import History
 
 T0 = 1_000_000.0
 """An arbitrary moment (Unix seconds) the tests count from."""
@@ -54,12 +55,21 @@ class Ear:
         return [type(message).__name__ for message in self.news()]
 
 
-def view(ear: Ear) -> list[core.GameState]:
-    """The positions a client shows after what ``ear`` heard (as the remote seat does)."""
-    states: list[core.GameState] = []
+def told(ear: Ear) -> History:
+    """The table as a client rebuilds it from what ``ear`` heard, in order (a Told that
+    does not follow from what came before is a contradiction of the history)."""
+    history = History()
     for message in ear.heard:
         if isinstance(message, wire.Snapshot):
-            states = core.replay(message.start, message.actions)
-        elif isinstance(message, wire.Played) and message.seq == len(states) - 1:
-            states.append(message.state)
-    return states
+            history.take(message)
+        elif isinstance(message, wire.Told):
+            history.hear(message)
+    return history
+
+
+def view(ear: Ear) -> list[core.GameState]:
+    """The positions a client shows after what ``ear`` heard (as the remote seat does);
+    every Told it heard followed from what came before it."""
+    history = told(ear)
+    assert not history.contradictions, history.contradictions
+    return history.states

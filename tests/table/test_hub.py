@@ -40,18 +40,18 @@ async def test_a_login_keeps_at_most_16_connections_silent_before_their_hello() 
 
     hub = Hub([], NoWriter(), {}, trusted=["games"])  # type: ignore[arg-type]
     silent = [
-        asyncio.create_task(hub.greet("eve", asyncio.StreamReader(), object()))  # type: ignore[arg-type]
+        asyncio.create_task(hub.connections.greet("eve", asyncio.StreamReader(), object()))  # type: ignore[arg-type]
         for _ in range(16)
     ]
     await asyncio.sleep(0)
     try:
-        await hub.greet("eve", asyncio.StreamReader(), object())  # type: ignore[arg-type]
+        await hub.connections.greet("eve", asyncio.StreamReader(), object())  # type: ignore[arg-type]
     except Refusal as exc:
         assert "eve has 16 connections saying hello" in str(exc)
     else:
         raise AssertionError("a 17th silent connection was let in")
     shared = [
-        asyncio.create_task(hub.greet("games", asyncio.StreamReader(), object()))  # type: ignore[arg-type]
+        asyncio.create_task(hub.connections.greet("games", asyncio.StreamReader(), object()))  # type: ignore[arg-type]
         for _ in range(20)
     ]
     await asyncio.sleep(0)
@@ -59,4 +59,4 @@ async def test_a_login_keeps_at_most_16_connections_silent_before_their_hello() 
     for task in silent + shared:
         task.cancel()
     await asyncio.gather(*silent, *shared, return_exceptions=True)
-    assert not hub.greeting  # nothing left counted
+    assert not hub.connections.greeting  # nothing left counted

@@ -1,56 +1,25 @@
-"""Ending a pause early (issue 18): the rule (:func:`rules.check_resume`: only the player
-who paused, only while the pause runs), the room's change (stored, told, and the game goes
-on at once) and the store's (the table is no longer paused when read again).
+"""Ending a pause early (issue 18): the room's change (only the player who paused, only
+while the pause runs: :func:`table.rules.why_no_resume`, whose own cases are in
+``test_table_rules.py``; stored, told, and the game goes on at once) and the store's (the
+table is no longer paused when read again).
 
 The room is driven as in ``test_room.py``: fake listeners, a fake store, a clock the test
 sets."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
 import core
+from table import journal
 from table import protocol as wire
-from table.server import rules
-from table.store import Paused, Resumed, SeatRow, StoreError, TableRow, TableStore
+from table.store import Paused, Resumed, SeatRow, StoreError, TableStore
 from tests.table.tables import T0, refused
-from tests.table.test_room import NOT_STORED, TABLE, Table, row
+from tests.table.test_room import NOT_STORED, TABLE, Table, row, words
 
 TEN_MINUTES = 600
-
-
-def paused_row(by: str = "ann", until: float = T0 + TEN_MINUTES) -> TableRow:
-    paused = row()
-    paused.paused_until, paused.paused_by = until, by
-    return paused
-
-
-def hh_mm(moment: float) -> str:
-    return time.strftime("%H:%M", time.localtime(moment))
-
-
-# ---------------------------------------------------------------- the rule
-
-
-class TestCheckResume:
-    def test_the_player_who_paused_may_end_it_at_once(self):
-        rules.check_resume(paused_row("ann"), "ann", T0 + 1)
-
-    def test_nobody_else_ends_another_players_pause(self):
-        at = hh_mm(T0 + TEN_MINUTES)
-        with refused(f"ann paused the table until {at}: only they can resume it early"):
-            rules.check_resume(paused_row("ann"), "ben", T0 + 1)
-
-    def test_a_table_not_paused_is_not_resumed(self):
-        with refused("the table is not paused"):
-            rules.check_resume(row(), "ann", T0)
-
-    def test_a_pause_that_ran_out_is_not_resumed(self):
-        with refused("the table is not paused"):
-            rules.check_resume(paused_row("ann"), "ann", T0 + TEN_MINUTES)
 
 
 # ---------------------------------------------------------------- the room
@@ -68,12 +37,14 @@ class TestRoomResume:
         await table.room.resume(ann, 7)
 
         assert table.store.changes[-1] == Resumed(TABLE, "ann")
+        assert table.store.entries[-1] == journal.PauseEnd(T0 + 60, 0, "ann", early=True)
         assert table.room.row.paused_until is None and table.room.row.paused_by is None
         (answer,) = ann.news()
         (told,) = ben.news()
-        assert isinstance(answer, wire.Seats) and answer.ref == 7
-        assert isinstance(told, wire.Seats) and told.ref == 0
-        assert answer.note == told.note == "ann ended their pause: play on."
+        assert isinstance(answer, wire.Told) and answer.ref == 7
+        assert isinstance(told, wire.Told) and told.ref == 0
+        assert answer.entries == told.entries
+        assert words(told) == ["ann ended their pause: play on."]
         assert told.table.paused_until is None and told.table.paused_by is None
         action = table.choices()[0]
         await table.room.play(table.deciding(), 1, 0, action)  # no wait for the old end

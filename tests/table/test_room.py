@@ -2,29 +2,48 @@
 that keep what they are sent, the store is a fake commit that keeps each change (and can
 fail, or hold every commit until the test lets it go), and the clock is a number the test
 sets. So the room's promises are shown without sockets, processes or sleeps: changes are
-decided one after the other, nobody is told of a change before it is stored, a change
-that cannot be stored changes nothing, a damaged table is read-only, and the time the
-room is given is the time its rules see."""
+decided one after the other, nobody is told of a change before it is stored (the change
+and its journal entries in one commit), a change that cannot be stored changes nothing,
+each change is told once to everyone (one Told, its ref for the one who asked), a
+damaged table is read-only, the time the room is given is the time its rules see, and
+what follows a change (the pause's end, the rating, a computer's turn, a player told
+away or back) is the room's own."""
 
 from __future__ import annotations
 
 import asyncio
 import copy
 import random
-import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 
 import core
 from saves.format import decode
+from table import journal
 from table import protocol as wire
+from table.clock import clock
+from table.ladder import Rating
+from table.server.actor import Keep
 from table.server.room import Room
 from table.server.rules import Refusal
-from table.store import Append, Change, Chat, Paused, SeatRow, SitDown, StandIn, TableRow, Truncate
-from tests.table.tables import T0, Ear, refused, view
+from table.store import (
+    Append,
+    Change,
+    Finished,
+    Noted,
+    Paused,
+    Resumed,
+    SeatRow,
+    SitDown,
+    StandIn,
+    TableRow,
+    Truncate,
+)
+from tests.table.tables import T0, Ear, refused, told, view
 
 TABLE = 7
 SEED = 5
@@ -36,24 +55,33 @@ NOT_STORED = "the server could not store that (disk full); nothing changed"
 
 
 class Store:
-    """The room's ``commit``: keeps each change. ``failing``: every commit raises it;
-    ``hold()``: every commit waits at a gate until the test opens it."""
+    """The room's ``commit``: keeps each change (``changes``) and each journal entry
+    (``entries``, numbered as the store would keep them). ``failing``: every commit
+    raises it; ``hold()``: every commit waits at a gate until the test opens it."""
 
     def __init__(self) -> None:
         self.changes: list[Change] = []
+        self.entries: list[journal.Any] = []
+        self.commits = 0
         self.failing: Exception | None = None
         self.gate: asyncio.Event | None = None
         self.waiting = 0
         """Commits waiting at the gate now."""
 
-    async def __call__(self, change: Change) -> None:
+    async def __call__(self, changes: Sequence[Change]) -> None:
         if self.gate is not None:
             self.waiting += 1
             await self.gate.wait()
             self.waiting -= 1
         if self.failing is not None:
             raise self.failing
-        self.changes.append(change)
+        self.commits += 1
+        for change in changes:
+            if isinstance(change, Noted):
+                assert change.n == len(self.entries), "an entry out of its place"
+                self.entries.append(change.entry)
+            else:
+                self.changes.append(change)
 
     def hold(self) -> asyncio.Event:
         self.gate = asyncio.Event()
@@ -119,18 +147,34 @@ def row(
     )  # fmt: skip
 
 
-class Table:
-    """A room with its fake store and clock, and who sits there."""
+RATING = Rating("?", 30.0, 5.0, 1, 1)
+"""What the fake ladder rates every name (its name aside)."""
 
-    def __init__(self, table: TableRow, rate: bool = False) -> None:
+
+class Table:
+    """A room with its fake store and clock, and who sits there; ``rate``: a fake ladder
+    rates its game once over; ``decide``: a computer plays its computers' seats (the
+    first legal action)."""
+
+    def __init__(self, table: TableRow, rate: bool = False, decide: bool = False) -> None:
         self.store = Store()
+        self.store.entries = list(table.journal)  # as stored before
         self.clock = Clock()
         self.rated: list[int] = []
-        self.room = Room(table, self.store, self.clock, self.rate if rate else None)
+        self.room = Room(table, self.store, self.clock, self.rate if rate else None,
+                         self.decide if decide else None)  # fmt: skip
         self.ears: dict[str, Ear] = {}
 
-    async def rate(self, room: Room) -> None:
-        self.rated.append(len(room.row.actions))
+    async def rate(self, names: Sequence[str], final: core.GameState, keep: Keep) -> None:
+        ratings: Mapping[str, Rating] = {name: replace_rating(name) for name in names}
+        await keep(ratings)
+        self.rated.append(len(self.room.row.actions))
+
+    async def decide(
+        self, owner: str, level: core.Level, seed: int, state: core.GameState
+    ) -> core.Action:
+        await asyncio.sleep(0)
+        return core.legal_actions(state)[0]
 
     async def enter(self, player: str, watch: bool = False) -> Ear:
         ear = Ear(player)
@@ -165,6 +209,20 @@ class Table:
         return copy.deepcopy(room.row), len(room.states), dict(room.away_since), said
 
 
+def replace_rating(name: str) -> Rating:
+    return Rating(name, RATING.mu, RATING.sigma, RATING.games, RATING.wins)
+
+
+def words(message: wire.ServerMessage) -> list[str | None]:
+    """What a Told's entries say (the one wording every terminal shows)."""
+    assert isinstance(message, wire.Told), message
+    return [journal.words(entry) for entry in message.entries]
+
+
+def chat_of(room: Room) -> list[journal.Chat]:
+    return [entry for entry in room.row.journal if isinstance(entry, journal.Chat)]
+
+
 def sees_the_table(ear: Ear, room: Room) -> bool:
     """What ``ear`` shows is the table as everyone may see it, position by position (up to
     the order of parcels nobody has seen yet)."""
@@ -183,12 +241,16 @@ class TestPlay:
         action = table.choices()[0]
         after, events = core.apply_action_with_events(table.room.states[0], action)
 
+        seat = table.seat_deciding()
+
         await table.room.play(mover, 42, 0, action)
 
+        move = journal.Move(T0, 0, seat, action)
         assert table.store.changes == [Append(TABLE, 0, action)]
-        assert table.room.row.actions == [action]
-        told = wire.Played(0, TABLE, 0, action, tuple(events), core.public_view(after))
-        assert mover.news() == [wire.Played(42, TABLE, 0, action, told.events, told.state)]
+        assert table.store.entries == [move] and table.store.commits == 1  # one transaction
+        assert table.room.row.actions == [action] and table.room.row.journal == [move]
+        told = wire.Told(0, table.room.info(), 0, (move,), core.public_view(after), tuple(events))
+        assert mover.news() == [replace(told, ref=42)]
         assert other.news() == [told]
 
     async def test_a_watcher_cannot_play(self):
@@ -267,7 +329,7 @@ class TestOneChangeAtATime:
             await undoing
         assert table.store.changes == [Append(TABLE, seq, move)]
         assert table.room.row.actions == [*actions, move]
-        assert first.kinds() == then.kinds() == ["Played"]
+        assert first.kinds() == then.kinds() == ["Told"]
 
     async def test_a_move_racing_an_undo_waits_and_is_refused(self):
         """The other way round: Ann's undo is being stored when Ben's move arrives."""
@@ -352,13 +414,14 @@ class TestUndo:
 
         await table.room.undo(mover, 8, 1)
 
-        assert table.store.changes == [Truncate(TABLE, 0)]
+        undone = journal.Undo(T0, 0, mover.player)
+        assert table.store.changes == [Truncate(TABLE, 0)] and table.store.entries == [undone]
         assert table.room.row.actions == [] and len(table.room.states) == 1
-        note = f"{mover.player} took back their last action."
         for ear in (ann, ben, carl):
-            (snapshot,) = ear.news()
-            assert isinstance(snapshot, wire.Snapshot)
-            assert (snapshot.ref, snapshot.note) == (8 if ear is mover else 0, note)
+            (news,) = ear.news()
+            assert isinstance(news, wire.Told) and news.entries == (undone,)
+            assert news.ref == (8 if ear is mover else 0)
+            assert words(news) == [f"{mover.player} took back their last action."]
             assert sees_the_table(ear, table.room)
 
     async def test_a_finished_and_rated_game_cannot_be_taken_back(self):
@@ -371,7 +434,8 @@ class TestUndo:
         with refused("the game is over: its last action stands"):
             await table.room.undo(mover, 2, len(actions))
         assert table.room.over and table.rated == [len(actions)]
-        assert table.store.changes == [Append(TABLE, len(actions) - 1, actions[-1])]
+        assert table.store.changes[0] == Append(TABLE, len(actions) - 1, actions[-1])
+        assert [type(change) for change in table.store.changes] == [Append, Finished]
 
 
 # ---------------------------------------------------------------- a commit that fails
@@ -433,19 +497,20 @@ class TestFailingCommit:
         table.store.failing = None
         for n in range(5):
             await table.room.say(ann, 1, f"line {n}")
-        assert len(table.room.row.chat) == 5
+        assert [line.text for line in chat_of(table.room)] == [f"line {n}" for n in range(5)]
 
     async def test_coming_back_not_stored_leaves_the_player_away(self):
         table = Table(row())
         _, ben = await table.everyone("ann", "ben")
         await table.room.hand_over(ben, 1, "normal", None)
         table.room.leave(ben)
+        await settle()  # ben is told away
         table.store.failing = OSError("disk full")
         again = Ear("ben")
         with refused(NOT_STORED):
             await table.room.enter(again, 1, False, None)
         assert again not in table.room.listeners
-        assert table.room.away_since == {1: T0}
+        assert table.room.away_since == {1: T0} and table.room.told_away == {1}
 
 
 # ---------------------------------------------------------------- a damaged table
@@ -516,10 +581,10 @@ class TestClock:
 
         assert until == T0 + 600
         assert table.store.changes == [Paused(TABLE, "ann", 1, T0 + 600)]
-        at = time.strftime("%H:%M", time.localtime(until))
+        at = clock(until)
         (answer,) = ann.news()
-        assert isinstance(answer, wire.Seats) and answer.ref == 4
-        assert answer.note == f"ann paused the table until {at}."
+        assert isinstance(answer, wire.Told) and answer.ref == 4
+        assert words(answer) == [f"ann paused the table until {at}."]
         assert table.room.info().paused_until == T0 + 600
 
         action = table.choices()[0]
@@ -527,9 +592,16 @@ class TestClock:
         with refused(f"the table is paused until {at} (ann)"):
             await table.room.play(table.deciding(), 1, 0, action)
         table.clock.now = T0 + 600
-        assert table.room.info().paused_until is None
         await table.room.play(table.deciding(), 1, 0, action)
         assert table.room.row.actions == [action]
+        # the pause is told over when it was due, before the move that came after it
+        seat = table.room.states[0].current_player or 0
+        assert table.store.entries[1:] == [
+            journal.PauseEnd(T0 + 600, 0, "ann", early=False),
+            journal.Move(T0 + 600, 0, seat, action),
+        ]
+        assert table.store.changes[1:] == [Resumed(TABLE, "ann"), Append(TABLE, 0, action)]
+        assert table.room.info().paused_until is None
 
     async def test_once_a_season(self):
         table = Table(row())
@@ -552,8 +624,11 @@ class TestClock:
         table = Table(row())
         ann, ben = await table.everyone("ann", "ben")
         table.room.leave(ben)
+        await settle()
         assert table.room.info().seats[1].away_since == T0
-        assert ann.kinds() == ["Seats"]
+        assert ann.kinds() == ["Told"] and words(ann.news()[0]) == [
+            f"ben left the table at {clock(T0)}."
+        ]
 
         table.clock.now = T0 + 299
         with refused("that player has been away less than the table's wait: 1 s more"):
@@ -565,11 +640,11 @@ class TestClock:
         assert table.store.changes == [StandIn(TABLE, 1, "normal")]
         assert table.room.row.seats[1].standin == "normal"
         answer = ann.heard[-1]
-        assert isinstance(answer, wire.Seats) and answer.ref == 2
-        assert answer.note == (
+        assert isinstance(answer, wire.Told) and answer.ref == 2
+        assert words(answer) == [
             "ann handed ben's seat to a computer (normal) while ben is away; it is theirs "
             "again when they come back."
-        )
+        ]
 
         again = Ear("ben")
         await table.room.enter(again, 3, False, None)
@@ -577,7 +652,10 @@ class TestClock:
         assert table.room.row.seats[1].standin is None
         snapshot = again.heard[0]
         assert isinstance(snapshot, wire.Snapshot)
-        assert snapshot.note == "ben is back and plays their own seat again."
+        back = ["ben is back at the table.", "ben plays their own seat again."]
+        assert [journal.words(entry) for entry in snapshot.journal[-2:]] == back
+        assert words(ann.heard[-1]) == back  # one Told, for the table's log
+        assert told(ann).journal == list(snapshot.journal)
 
     async def test_a_present_player_keeps_their_seat(self):
         table = Table(row())
@@ -590,6 +668,7 @@ class TestClock:
         table = Table(row(pace="days"))
         ann, ben = await table.everyone("ann", "ben")
         table.room.leave(ben)
+        await settle()
         table.clock.now = T0 + 10**6
         with refused("this table waits for everyone", whole=False):
             await table.room.hand_over(ann, 1, "normal", 1)
@@ -600,6 +679,7 @@ class TestClock:
         ben.closed = True
         await table.room.say(ann, 1, "still there?")  # telling ben fails: ben is dropped
         table.room.leave(ben)  # what the hub does once the connection ends
+        await settle()
         table.clock.now = T0 + 300
         await table.room.hand_over(ann, 2, "normal", 1)
         assert table.room.row.seats[1].standin == "normal"
@@ -617,9 +697,192 @@ class TestClock:
         table.clock.now = T0 + 10.1
         await table.room.say(ann, 11, "now")
 
-        assert [line.text for line in table.room.row.chat] == [
+        assert [line.text for line in chat_of(table.room)] == [
             *(f"line {n}" for n in range(5)), "ben may still talk", "now",
         ]  # fmt: skip
-        assert table.store.changes[-1] == Chat(TABLE, T0 + 10.1, "ann", "now", False, 0)
-        said = [m for m in ben.heard if isinstance(m, wire.Said)]
-        assert [(m.ref, m.line.text) for m in said][-2:] == [(10, "ben may still talk"), (0, "now")]
+        assert table.store.entries[-1] == journal.Chat(T0 + 10.1, 0, "ann", "now", False)
+        assert table.store.changes == []  # a line of chat is an entry of the journal alone
+        said = [m for m in ben.heard if isinstance(m, wire.Told)]
+        texts = [(m.ref, e.text) for m in said for e in m.entries if isinstance(e, journal.Chat)]
+        assert texts[-2:] == [(10, "ben may still talk"), (0, "now")]
+
+
+# ---------------------------------------------------------------- what follows a change
+
+
+class TestFollowUps:
+    """What follows a change is the room's own: whatever asked for the change, the pause
+    is told over when it runs out, a game over is rated, a computer whose turn it is
+    plays; and a player's leaving and coming back are told once, as they happen."""
+
+    async def test_a_pause_that_runs_out_is_told_over_by_the_rooms_own_turn(self):
+        table = Table(row())
+        ann, ben = await table.everyone("ann", "ben")
+        await table.room.pause(ann, 1, 10)
+        ann.mark()
+        ben.mark()
+        table.clock.now = T0 + 599
+        await table.room.wake()  # the timer fired early: nothing is over yet
+        assert ann.news() == [] and table.room.row.paused_until == T0 + 600
+        table.clock.now = T0 + 601
+        await table.room.wake()  # what the pause's timer runs
+
+        over = journal.PauseEnd(T0 + 600, 0, "ann", early=False)
+        assert table.store.entries[-1] == over
+        assert table.store.changes[-1] == Resumed(TABLE, "ann")
+        for ear in (ann, ben):
+            (news,) = ear.news()
+            assert isinstance(news, wire.Told) and news.ref == 0
+            assert words(news) == ["ann's pause is over: play on."]
+            assert news.table.paused_until is None
+        await table.room.wake()
+        assert ann.news() == [ann.news()[0]]  # told once
+
+    async def test_a_pause_that_ran_out_while_the_server_was_down_is_told_at_its_start(self):
+        paused = row()
+        paused.paused_until, paused.paused_by = T0 - 60, "ben"
+        table = Table(paused)
+        await table.room.wake()  # the server's start
+        assert table.store.entries == [journal.PauseEnd(T0 - 60, 0, "ben", early=False)]
+        assert table.room.row.paused_until is None
+
+    async def test_a_pause_under_way_is_timed_by_the_room(self):
+        table = Table(row())
+        ann, _ = await table.everyone("ann", "ben")
+        await table.room.pause(ann, 1, 10)
+        timer = table.room._pause_timer
+        assert timer is not None and not timer.cancelled()
+        await table.room.resume(ann, 2)
+        assert timer.cancelled() and table.room._pause_timer is None
+
+    async def test_the_last_move_is_followed_by_the_end_and_the_rating(self):
+        _, actions = game_until(lambda s: core.is_over(s[-1]))
+        table = Table(row(actions[:-1]), rate=True)
+        ann, ben = await table.everyone("ann", "ben")
+        mover = table.deciding()
+        await table.room.play(mover, 1, len(actions) - 1, actions[-1])
+
+        assert table.rated == [len(actions)]
+        rated = (journal.Rated("ann", RATING.mu, 1), journal.Rated("ben", RATING.mu, 1))
+        end = journal.End(T0, len(actions), rated)
+        assert table.store.entries[-1] == end
+        finished = table.store.changes[-1]
+        assert isinstance(finished, Finished) and [r.name for r in finished.ratings] == [
+            "ann",
+            "ben",
+        ]
+        for ear in (ann, ben):
+            move, rating = ear.news()
+            assert isinstance(move, wire.Told) and isinstance(rating, wire.Told)
+            assert rating.entries == (end,) and rating.ref == 0 and rating.n == move.n + 1
+        assert table.room.row.finished == T0
+        await table.room.wake()
+        assert table.rated == [len(actions)]  # once
+
+    async def test_a_game_over_but_not_rated_is_rated_at_the_start(self):
+        _, actions = game_until(lambda s: core.is_over(s[-1]))
+        table = Table(row(actions), rate=True)
+        await table.room.wake()
+        assert table.rated == [len(actions)] and isinstance(table.store.entries[-1], journal.End)
+
+    async def test_a_computer_plays_its_turn_whatever_asked_for_the_change(self):
+        """Ann hands her seat over (a request that is not a move): the computer that now
+        plays it is called by the room, and its move is told as a stand-in's."""
+        table = Table(row(), decide=True)
+        ann, ben = await table.everyone("ann", "ben")
+        seat = table.seat_deciding()
+        player = [ann, ben][seat]
+        await table.room.hand_over(player, 1, "easy", None)
+        for _ in range(50):
+            await settle()
+            if table.room.row.actions:
+                break
+        assert table.room.row.actions and table.room.row.standins[0] == "easy"
+        moves = [e for e in table.store.entries if isinstance(e, journal.Move)]
+        assert moves[0].seat == seat and moves[0].standin == "easy"
+        assert sees_the_table(ann, table.room) and sees_the_table(ben, table.room)
+        await table.room.hand_over(player, 2, None, None)
+        for task in table.room.stop():
+            await task
+
+    async def test_leaving_is_told_once_the_last_terminal_of_the_seat_goes(self):
+        table = Table(row())
+        ann, ben = await table.everyone("ann", "ben")
+        second = Ear("ben")
+        await table.room.enter(second, 2, False, None)
+        table.room.leave(ben)
+        await settle()
+        assert ann.news() == []  # ben is still here, on his other terminal
+        table.room.leave(second)
+        await settle()
+        (away,) = ann.news()
+        assert words(away) == [f"ben left the table at {clock(T0)}."]
+        assert isinstance(away, wire.Told) and not away.table.seats[1].present
+        assert table.store.entries == [journal.Away(T0, 0, 1, "ben")]
+
+    async def test_a_terminal_that_redials_at_once_is_never_told_gone(self):
+        table = Table(row())
+        _, ben = await table.everyone("ann", "ben")
+        table.room.leave(ben)
+        again = Ear("ben")
+        await table.room.enter(again, 2, False, None, back=False)  # before the Away's turn
+        await settle()
+        assert table.store.entries == [] and table.room.told_away == set()
+
+    async def test_a_watcher_comes_and_goes_untold(self):
+        table = Table(row())
+        ann, _ = await table.everyone("ann", "ben")
+        carl = await table.enter("carl", watch=True)
+        table.room.leave(carl)
+        await settle()
+        assert ann.news() == [] and table.store.entries == []
+
+    async def test_who_was_away_before_a_restart_is_told_back(self):
+        """The journal says ben left: after a restart he is still away (since then), his
+        seat may be handed over after the wait, and his return is told."""
+        left = row()
+        left.journal = [journal.Away(T0 - 400, 0, 1, "ben")]
+        table = Table(left)
+        ann = await table.enter("ann")
+        assert table.room.info().seats[1].away_since == T0 - 400
+        await table.room.hand_over(ann, 1, "easy", 1)  # away longer than the wait
+        ben = await table.enter("ben")
+        snapshot = ben.heard[0]
+        assert isinstance(snapshot, wire.Snapshot)
+        assert [type(e) for e in snapshot.journal] == [
+            journal.Away, journal.HandOver, journal.Back, journal.HandOver,
+        ]  # fmt: skip
+        assert table.room.row.seats[1].standin is None
+
+    async def test_a_player_sitting_in_an_open_seat_is_in_the_journal(self):
+        table = Table(row(names=("ann", None)))
+        carl = Ear("carl")
+        await table.room.enter(carl, 1, False, None)
+        snapshot = carl.heard[0]
+        assert isinstance(snapshot, wire.Snapshot)
+        assert snapshot.journal == (journal.Sit(T0, 0, 1, "carl"),)
+        assert [journal.words(e) for e in snapshot.journal] == ["carl took seat 2."]
+
+
+class TestSnapshot:
+    async def test_a_snapshot_carries_the_journal_and_leaves_out_only_old_chat(self):
+        table = Table(row())
+        ann, ben = await table.everyone("ann", "ben")
+        await table.room.pause(ann, 1, 10)
+        for n in range(wire.CHAT_KEPT + 3):
+            table.clock.now = T0 + 2.5 * n  # within the pause, and the rate of chat
+            await table.room.say(ben, 1, f"line {n}")
+        await table.room.resume(ann, 2)
+        carl = await table.enter("carl", watch=True)
+        snapshot = carl.heard[0]
+        assert isinstance(snapshot, wire.Snapshot)
+        assert snapshot.first == 3  # the three oldest lines of chat
+        kept = [e for e in snapshot.journal if isinstance(e, journal.Chat)]
+        assert [line.text for line in kept] == [f"line {n}" for n in range(3, wire.CHAT_KEPT + 3)]
+        assert isinstance(snapshot.journal[0], journal.Pause)  # every other entry is there
+        assert isinstance(snapshot.journal[-1], journal.PauseEnd)
+        assert snapshot.first + len(snapshot.journal) == len(table.room.row.journal)
+        await table.room.say(ann, 3, "and one more")
+        (news,) = carl.news()[1:]
+        assert isinstance(news, wire.Told)
+        assert news.n == snapshot.first + len(snapshot.journal)  # numbered as the table's

@@ -4,17 +4,18 @@ stale position), undo, chat, hand their seat to a computer and take it back, lea
 come back, and computers move; a fake store keeps every change the room commits.
 
 After every step: the store holds exactly the room's actions (the moves acknowledged,
-less those an acknowledged undo took back), the room's positions are the replay of those
-actions, and every connection hearing the table shows its public positions; a refused
-request told nobody anything and changed nothing. Each request's outcome is also checked
-against the rule it is under (who may play now, whose last action may be taken back)."""
+less those an acknowledged undo took back) and its journal, the room's positions are the
+replay of those actions, and every connection hearing the table shows its public
+positions and the journal as stored since it came; a refused request told nobody
+anything and changed nothing. Each request's outcome is also checked against the rule it
+is under (who may play now, whose last action may be taken back)."""
 
 from __future__ import annotations
 
 import asyncio
 import copy
 import random
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,11 +30,13 @@ from hypothesis.stateful import (
 )
 
 import core
+from table import journal
 from table import protocol as wire
 from table.server.room import Room
 from table.server.rules import CHAT_LINES, CHAT_WINDOW, Refusal
-from table.store import Append, Change, Chat, SeatRow, StandIn, TableRow, Truncate
-from tests.table.tables import T0, Ear, view
+from table.store import Append, Change, Noted, SeatRow, StandIn, TableRow, Truncate
+from tests.table.tables import T0, Ear, told, view
+from tests.table_server.history import has
 
 TABLE = 3
 NAMES = ("ann", "ben", "cleo")
@@ -51,6 +54,14 @@ def random_game(start: core.GameState, most: int, seed: int) -> list[core.Action
     return actions
 
 
+async def leaving(room: Room, ear: Ear) -> None:
+    """``ear`` leaves the table (as the hub has it when a connection ends), and its
+    player's leaving is told, in its own turn."""
+    room.leave(ear)
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
 async def at_once(*requests: Coroutine[Any, Any, Any]) -> list[Any]:
     """Run ``requests`` side by side: each one's result, or the exception it raised."""
     return await asyncio.gather(*requests, return_exceptions=True)
@@ -62,7 +73,7 @@ class Stored:
 
     actions: list[core.Action] = field(default_factory=list)
     standins: dict[int, core.Level | None] = field(default_factory=dict)
-    chat: list[Chat] = field(default_factory=list)
+    journal: list[journal.Any] = field(default_factory=list)
     log: list[Change] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)
     """Changes a real store would refuse or keep wrong (the room turns a failing commit
@@ -82,8 +93,10 @@ class Stored:
             del self.actions[change.seq :]
         elif isinstance(change, StandIn):
             self.standins[change.seat] = change.level
-        elif isinstance(change, Chat):
-            self.chat.append(change)
+        elif isinstance(change, Noted):
+            if change.n != len(self.journal):
+                self.faults.append(f"{change} stored out of its place")
+            self.journal.append(change.entry)
         else:
             self.faults.append(f"{change} was not asked for")
         self.log.append(change)
@@ -104,9 +117,10 @@ class TableMachine(RuleBasedStateMachine):
 
     # ---------------------------------------------------------------- the table
 
-    async def commit(self, change: Change) -> None:
+    async def commit(self, changes: Sequence[Change]) -> None:
         await asyncio.sleep(0)  # another request may come in while a change is stored
-        self.stored.commit(change)
+        for change in changes:
+            self.stored.commit(change)
 
     def run(self, coroutine: Coroutine[Any, Any, Any]) -> tuple[Any, str | None]:
         """Run one request to its end: (its result, None), or (None, the refusal)."""
@@ -199,7 +213,8 @@ class TableMachine(RuleBasedStateMachine):
             return
         self.acknowledged.append(action)
         answer = ear.heard[-1]
-        assert isinstance(answer, wire.Played) and answer.ref == self.refs
+        assert isinstance(answer, wire.Told) and answer.ref == self.refs
+        assert has(answer, journal.Move)
 
     @rule(
         mine=st.sampled_from([True, True, False]),
@@ -233,9 +248,10 @@ class TableMachine(RuleBasedStateMachine):
         self.acknowledged.pop()
         for name, ear in self.ears.items():
             if self.here[name]:
-                snapshot = ear.heard[-1]
-                assert isinstance(snapshot, wire.Snapshot)
-                assert snapshot.note == f"{who} took back their last action."
+                undone = ear.heard[-1]
+                assert isinstance(undone, wire.Told)
+                assert undone.ref == (self.refs if name == who else 0)
+                assert undone.entries == (journal.Undo(self.now, len(self.acknowledged), who),)
 
     @rule(data=st.data(), undo_first=st.booleans())
     def move_races_undo(self, data: st.DataObject, undo_first: bool) -> None:
@@ -292,8 +308,8 @@ class TableMachine(RuleBasedStateMachine):
             return
         self.said[who] = [*said, self.now]
         seq = len(self.room.row.actions)
-        line_said = Chat(TABLE, self.now, who, line.strip(), who == WATCHER, seq)
-        assert self.stored.chat[-1] == line_said
+        line_said = journal.Chat(self.now, seq, who, line.strip(), who == WATCHER)
+        assert self.stored.journal[-1] == line_said
 
     @rule(seconds=st.sampled_from([0.5, 1.0, 3.0, 9.9, 10.1, 400.0]))
     def time_passes(self, seconds: float) -> None:
@@ -309,6 +325,10 @@ class TableMachine(RuleBasedStateMachine):
             assert refusal == "only a player of the table can hand over their seat"
             self.refused_quietly(refusal, before)
             return
+        if core.is_over(self.position):
+            assert refusal == "the game is over: there is nothing left to decide"
+            self.refused_quietly(refusal, before)
+            return
         assert refusal is None
         assert self.room.row.seats[self.players.index(who)].standin == level
 
@@ -316,11 +336,12 @@ class TableMachine(RuleBasedStateMachine):
     def leave(self, who: str) -> None:
         if who not in self.ears or not self.here[who]:
             return
-        self.room.leave(self.ears[who])
+        self.loop.run_until_complete(leaving(self.room, self.ears[who]))
         self.here[who] = False
         seat = self.seat_of(who)
         if seat is not None:
             assert self.room.away_since[seat] == self.now
+            assert seat in self.room.told_away
 
     @rule(who=st.sampled_from([*NAMES, WATCHER]))
     def come_back(self, who: str) -> None:
@@ -346,7 +367,7 @@ class TableMachine(RuleBasedStateMachine):
         assert self.stored.faults == []
         assert self.stored.actions == self.room.row.actions
         assert self.stored.actions == self.acknowledged
-        assert self.stored.chat == self.room.row.chat
+        assert self.stored.journal == self.room.row.journal
         for seat, level in self.stored.standins.items():
             assert self.room.row.seats[seat].standin == level
 
@@ -368,6 +389,11 @@ class TableMachine(RuleBasedStateMachine):
                 shown = view(ear)
                 assert shown[-1] == public[-1], f"{name} sees another position"
                 assert [core.public_view(s) for s in shown] == public, f"{name}'s history"
+                heard = told(ear)
+                stored = self.room.row.journal
+                assert heard.journal == stored[len(stored) - len(heard.journal) :], (
+                    f"{name}'s journal is not the table's"
+                )
 
 
 TableMachine.TestCase.settings = settings(

@@ -1,12 +1,12 @@
-"""The rules of a shared table (:mod:`table.server.rules`), each on its own: the table is
-a plain :class:`TableRow`, positions come from ``core``, and the time is a number passed
-in, so nothing here opens a socket, reads a clock or sleeps."""
+"""The server's own rules of a shared table (:mod:`table.server.rules`), each on its own:
+the table is a plain :class:`TableRow`, positions come from ``core``, and the time is a
+number passed in, so nothing here opens a socket, reads a clock or sleeps. (The rules a
+client shows as well, :mod:`table.rules`, are ``test_table_rules.py``'s.)"""
 
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import pytest
 
@@ -47,13 +47,6 @@ def game_until(
         actions.append(action)
         states.append(core.apply_action(states[-1], action))
     return states, actions
-
-
-def mover(states: Sequence[core.GameState]) -> int:
-    """Who made the last action."""
-    seat = states[-2].current_player
-    assert seat is not None
-    return seat
 
 
 def at_start() -> core.GameState:
@@ -233,69 +226,16 @@ class TestSeatsOf:
 # ---------------------------------------------------------------- playing
 
 
-def paused(until: float, by: str = "ben") -> TableRow:
-    row = table()
-    row.paused_until, row.paused_by = until, by
-    return row
-
-
-class TestPause:
-    def test_a_pause_lasts_until_its_end_and_not_a_moment_more(self):
-        row = paused(T0 + 600)
-        assert rules.paused_until(row, T0) == T0 + 600
-        assert rules.paused_until(row, T0 + 599.9) == T0 + 600
-        assert rules.paused_until(row, T0 + 600) is None
-        assert rules.paused_until(table(), T0) is None
-
-    def test_a_paused_table_refuses_saying_until_when_and_by_whom(self):
-        at = time.strftime("%H:%M", time.localtime(T0 + 600))
-        with pytest.raises(Refusal) as refused:
-            rules.refuse_if_paused(paused(T0 + 600), T0 + 1)
-        assert str(refused.value) == f"the table is paused until {at} (ben)"
-        rules.refuse_if_paused(paused(T0 + 600), T0 + 600.1)
-
-    def test_each_player_pauses_a_live_game_once_a_season(self):
-        state = at_start()
-        row = table()
-        assert rules.check_pause(row, state, "ann", T0) == state.season == 1
-        row.pauses.add(("ann", 1))
-        with refused("you have paused this table once this season already"):
-            rules.check_pause(row, state, "ann", T0)
-        assert rules.check_pause(row, state, "ben", T0) == 1
-
-    def test_the_next_season_brings_a_new_pause(self):
-        states, _ = game_until(lambda states: states[-1].season == 2)
-        row = table()
-        row.pauses.add(("ann", 1))
-        assert rules.check_pause(row, states[-1], "ann", T0) == 2
-
-    def test_no_pause_while_another_is_under_way(self):
-        at = time.strftime("%H:%M", time.localtime(T0 + 600))
-        with refused(f"the table is paused until {at} (ben)"):
-            rules.check_pause(paused(T0 + 600), at_start(), "ann", T0 + 10)
-        assert rules.check_pause(paused(T0 + 600), at_start(), "ann", T0 + 600) == 1
-
-    def test_a_table_that_waits_for_everyone_is_never_paused(self):
-        with refused("only a live game in progress can be paused"):
-            rules.check_pause(table(pace="days"), at_start(), "ann", T0)
-
-    def test_a_game_not_started_or_over_is_never_paused(self):
-        over = game_until(lambda states: core.is_over(states[-1]))[0][-1]
-        for state in (None, over):
-            with refused("only a live game in progress can be paused"):
-                rules.check_pause(table(), state, "ann", T0)
-
-
 class TestCheckPlay:
     def test_the_player_deciding_now_plays_their_seat(self):
         state = at_start()
         seat = state.current_player
         assert seat is not None
-        assert rules.check_play(table(), state, (seat,), T0) == seat
+        assert rules.check_play(table(), state, (seat,)) == seat
 
     def test_a_player_of_two_seats_plays_whichever_decides(self):
         state = at_start()
-        assert rules.check_play(table(), state, (ANN, BEN), T0) == state.current_player
+        assert rules.check_play(table(), state, (ANN, BEN)) == state.current_player
 
     @pytest.mark.parametrize(
         ("case", "reason"),
@@ -306,7 +246,6 @@ class TestCheckPlay:
             ("other's turn", "it is not your decision"),
             ("watching", "it is not your decision"),
             ("handed over", "a computer plays your seat now: take it back first"),
-            ("paused", "the table is paused until"),
         ],
     )
     def test_refusals(self, case, reason):
@@ -314,7 +253,7 @@ class TestCheckPlay:
         assert state is not None
         seat = state.current_player
         assert seat is not None
-        row, now = table(), T0
+        row = table()
         seats_here: tuple[int, ...] | None = (seat,)
         if case == "not started":
             state = None
@@ -326,12 +265,10 @@ class TestCheckPlay:
             seats_here = (1 - seat,)
         elif case == "watching":
             seats_here = ()
-        elif case == "handed over":
-            row.seats[seat].standin = "normal"
         else:
-            row.paused_until, row.paused_by, now = T0 + 60, "ann", T0 + 59
+            row.seats[seat].standin = "normal"
         with pytest.raises(Refusal) as refused:
-            rules.check_play(row, state, seats_here, now)
+            rules.check_play(row, state, seats_here)
         assert str(refused.value).startswith(reason)
 
     def test_a_request_made_at_another_position_is_refused(self):
@@ -342,117 +279,7 @@ class TestCheckPlay:
                 rules.check_seq(row, stale)
 
 
-class TestUndo:
-    """Board Game Arena's rule: your own last action, until the next player acts or new
-    parcels are dealt."""
-
-    @staticmethod
-    def why(states, actions, seats_here, seq=None):
-        row = table(actions=actions)
-        return rules.why_no_undo(row, states, seats_here, len(actions) if seq is None else seq)
-
-    def test_the_player_may_take_back_their_own_last_action(self):
-        states, actions = game_until(lambda states: len(states) == 2)
-        assert self.why(states, actions, (mover(states),)) is None
-
-    def test_nor_after_the_next_player_acted(self):
-        """Ann acts, then Ben: Ann's action is not the last any more, and Ben's is not hers."""
-        states, actions = game_until(
-            lambda s: len(s) >= 3 and s[-3].current_player != s[-2].current_player
-        )
-        first, then = states[-3].current_player, mover(states)
-        assert first is not None and first != then
-        why = self.why(states, actions, (first,))
-        assert why == (
-            f"the last action was {['ann', 'ben'][then]}'s, not yours: "
-            "only your own can be taken back"
-        )
-        assert self.why(states, actions, (then,)) is None
-
-    def test_nor_after_new_parcels_were_dealt(self):
-        states, actions = game_until(lambda s: len(s) >= 2 and s[-1].season != s[-2].season)
-        assert self.why(states, actions, (mover(states),)) == (
-            "new parcels were dealt since: that action cannot be taken back"
-        )
-        # the action before the deal could have been taken back, at its time
-        assert self.why(states[:-1], actions[:-1], (mover(states[:-1]),)) is None
-
-    def test_not_before_anything_was_played(self):
-        states, actions = game_until(lambda states: True)
-        assert self.why(states, actions, (ANN, BEN)) == "nothing has been played yet"
-
-    def test_not_at_another_position(self):
-        states, actions = game_until(lambda states: len(states) == 2)
-        why = self.why(states, actions, (mover(states),), seq=0)
-        assert why == "someone played meanwhile: look again"
-
-    def test_not_by_a_watcher(self):
-        states, actions = game_until(lambda states: len(states) == 2)
-        assert self.why(states, actions, ()) == "only the table's players may undo"
-
-    def test_not_once_the_game_is_over(self):
-        states, actions = game_until(lambda states: core.is_over(states[-1]))
-        assert self.why(states, actions, (mover(states),)) == (
-            "the game is over: its last action stands"
-        )
-
-
 # ---------------------------------------------------------------- life at the table
-
-
-class TestAbsentSeat:
-    """At a live table, a present player may hand an absent player's seat to a computer
-    once that player has been away longer than the table's wait."""
-
-    @staticmethod
-    def hand(row=None, seat=BEN, level="normal", present=(ANN,), since=T0, now=T0 + 300):
-        away = {} if since is None else {BEN: since}
-        return rules.absent_seat(row or table(wait=300), seat, level, set(present), away, now)
-
-    def test_exactly_after_the_wait_the_seat_may_be_handed_over(self):
-        assert self.hand(now=T0 + 300) == BEN
-        assert self.hand(now=T0 + 3600) == BEN
-
-    def test_before_the_wait_the_seconds_left_are_said(self):
-        with pytest.raises(Refusal) as refused:
-            self.hand(now=T0 + 290)
-        assert str(refused.value) == (
-            "that player has been away less than the table's wait: 10 s more"
-        )
-        with pytest.raises(Refusal, match="wait: 1 s more"):
-            self.hand(now=T0 + 299.6)  # never "0 s more"
-
-    def test_a_present_player_keeps_their_seat(self):
-        with refused("that player is here (or has not come yet): only an absent seat"):
-            self.hand(present=(ANN, BEN), now=T0 + 3600)
-
-    def test_a_player_who_never_came_is_not_away(self):
-        with refused("that player is here (or has not come yet): only an absent seat"):
-            self.hand(since=None, now=T0 + 3600)
-
-    def test_a_table_that_waits_for_everyone_hands_over_nobody(self):
-        with refused("this table waits for everyone", whole=False):
-            self.hand(row=table(pace="days"), now=T0 + 10**6)
-
-    def test_only_its_player_takes_a_seat_back(self):
-        with refused("only its player takes a seat back"):
-            self.hand(level=None)
-
-    @pytest.mark.parametrize("seat", [2, -1, 5])
-    def test_only_a_players_seat(self, seat):
-        row = table(
-            player("ann", core.Colour.BLUE),
-            player("ben", core.Colour.RED),
-            SeatRow("computer", None, "easy", core.Colour.GREEN),
-        )
-        with refused("that is not a player's seat"):
-            self.hand(row=row, seat=seat)
-
-    def test_not_while_the_table_is_paused(self):
-        row = paused(T0 + 400, by="ann")
-        with refused("the table is paused until", whole=False):
-            self.hand(row=row, now=T0 + 350)
-        assert self.hand(row=row, now=T0 + 400) == BEN
 
 
 class TestChat:

@@ -24,7 +24,8 @@ import pytest
 from table import protocol as wire
 from table.client import status
 from table.client.connection import Refused, connect
-from table.server.hub import Hub, login_of
+from table.server.connections import login_of
+from table.server.hub import Hub
 from table.server.rules import Refusal
 from table.server.writer import Writer
 from table.store import TableStore
@@ -95,7 +96,7 @@ async def test_each_ticket_is_its_own_and_the_name_is_checked(door_server) -> No
     tickets = {hub.issue_ticket("ann") for _ in range(50)}
     assert len(tickets) == 50 and all(len(t) >= 43 for t in tickets)  # 32 random bytes
     ben = hub.issue_ticket("  ben ")
-    assert hub.grant(hub.own_login, wire.Hello(wire.VERSION, None, ben)) == "ben"
+    assert hub.connections.grant(hub.own_login, wire.Hello(wire.VERSION, None, ben)) == "ben"
     with pytest.raises(Refusal, match="cannot be a player's name"):
         hub.issue_ticket("ann\x1b[2J")
 
@@ -108,11 +109,12 @@ def test_a_ticket_from_another_login_is_refused() -> None:
     other = "someone-else" if hub.own_login != "someone-else" else "another-one"
     for sent in (ticket, "not-a-ticket"):
         with pytest.raises(Refusal) as caught:
-            hub.grant(other, wire.Hello(wire.VERSION, "ann", sent))
+            hub.connections.grant(other, wire.Hello(wire.VERSION, "ann", sent))
         assert "tickets come only from the door's own sessions" in str(caught.value)
         assert repr(other) in str(caught.value)
-    assert hub.grant(hub.own_login, wire.Hello(wire.VERSION, None, ticket)) == "ann"
-    assert hub.grant(other, wire.Hello(wire.VERSION, None)) == other  # no ticket: as before
+    assert hub.connections.grant(hub.own_login, wire.Hello(wire.VERSION, None, ticket)) == "ann"
+    no_ticket = wire.Hello(wire.VERSION, None)
+    assert hub.connections.grant(other, no_ticket) == other  # as before
 
 
 def test_the_server_s_own_login_is_the_login_of_its_uid() -> None:
@@ -137,18 +139,18 @@ async def test_the_server_s_own_login_is_not_held_to_the_greeting_bound() -> Non
     other = "eve" if hub.own_login != "eve" else "mallory"
 
     def greeting(login: str) -> asyncio.Task[wire.ClientMessage]:
-        return asyncio.create_task(hub.greet(login, asyncio.StreamReader(), object()))  # type: ignore[arg-type]
+        return asyncio.create_task(hub.connections.greet(login, asyncio.StreamReader(), object()))  # type: ignore[arg-type]
 
     doors = [greeting(hub.own_login) for _ in range(40)]
     silent = [greeting(other) for _ in range(16)]
     await asyncio.sleep(0)
     assert not any(task.done() for task in doors)
     with pytest.raises(Refusal, match=f"{other} has 16 connections saying hello"):
-        await hub.greet(other, asyncio.StreamReader(), object())  # type: ignore[arg-type]
+        await hub.connections.greet(other, asyncio.StreamReader(), object())  # type: ignore[arg-type]
     for task in doors + silent:
         task.cancel()
     await asyncio.gather(*doors, *silent, return_exceptions=True)
-    assert not hub.greeting
+    assert not hub.connections.greeting
 
 
 async def test_status_with_a_ticket_names_that_player_s_turns(
@@ -190,6 +192,6 @@ def test_a_hello_without_a_ticket_is_the_hello_of_version_2() -> None:
     with_ticket = msgspec.json.decode(wire.frame(wire.Hello(wire.VERSION, None, "k"))[4:])
     assert with_ticket == {"t": "hello", "version": wire.VERSION, "ticket": "k"}
     old = b'{"t": "hello", "version": 2, "player": "ann"}'
-    assert wire.read_client(old) == wire.Hello(wire.VERSION, "ann", None)
+    assert wire.read_client(old) == wire.Hello(2, "ann", None)  # read, then told to update
     with pytest.raises(wire.ProtocolError):
         wire.read_client(b'{"t": "hello", "version": 2, "ticket": "' + b"k" * 129 + b'"}')

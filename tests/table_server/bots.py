@@ -1,7 +1,8 @@
 """Protocol-level players for the server tests: each is one client connection that keeps
-every frame it received (to inspect what crossed the socket) and plays a seeded random
-legal action, decided on the public position it was sent, whenever one of its seats is to
-decide."""
+every frame it received (to inspect what crossed the socket), rebuilds the table from
+them as a client of protocol 3 does (:class:`tests.table_server.history.History`), and
+plays a seeded random legal action, decided on the public position it was sent, whenever
+one of its seats is to decide."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from pathlib import Path
 import msgspec
 
 import core
+from table import journal
 from table import protocol as wire
 from table.client.connection import Connection, connect
+from tests.table_server.history import History
 
 WAIT = 30.0
 """Seconds any one answer may take before a test fails (a hang bound)."""
@@ -27,9 +30,8 @@ class Bot:
     connection: Connection
     rng: random.Random
     table: int = 0
-    seats: tuple[int, ...] = ()
-    actions: list[core.Action] = field(default_factory=list)
-    states: list[core.GameState] = field(default_factory=list)
+    history: History = field(default_factory=lambda: History(patient=True))
+    """The table as told (answers and news come by separate ways: see History.patient)."""
     frames: list[wire.ServerMessage] = field(default_factory=list)
 
     @classmethod
@@ -39,8 +41,13 @@ class Bot:
         return bot
 
     async def ask(self, message: wire.ClientMessage) -> wire.ServerMessage:
+        """Send ``message`` and return its answer, heard like every frame (a Told taken
+        into the table's history, in its place)."""
         answer = await asyncio.wait_for(self.connection.ask(message), WAIT)
-        self.frames.append(answer)
+        if isinstance(answer, wire.Told):
+            self.hear(answer)
+        else:
+            self.frames.append(answer)
         return answer
 
     async def enter(self, message: wire.Join | wire.Watch) -> None:
@@ -49,9 +56,20 @@ class Bot:
         self.take(answer)
 
     def take(self, snapshot: wire.Snapshot) -> None:
-        self.table, self.seats = snapshot.table.id, snapshot.seats_here
-        self.actions = list(snapshot.actions)
-        self.states = core.replay(snapshot.start, snapshot.actions)
+        self.table = snapshot.table.id
+        self.history.take(snapshot)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return self.history.seats_here
+
+    @property
+    def actions(self) -> list[core.Action]:
+        return self.history.actions
+
+    @property
+    def states(self) -> list[core.GameState]:
+        return self.history.states
 
     @property
     def state(self) -> core.GameState:
@@ -59,9 +77,8 @@ class Bot:
 
     def hear(self, message: wire.ServerMessage) -> None:
         self.frames.append(message)
-        if isinstance(message, wire.Played) and message.seq == len(self.actions):
-            self.actions.append(message.action)
-            self.states.append(message.state)
+        if isinstance(message, wire.Told) and message.table.id == self.table:
+            self.history.hear(message)
         elif isinstance(message, wire.Snapshot):
             self.take(message)
 
@@ -70,12 +87,8 @@ class Bot:
 
     async def play_one(self) -> wire.ServerMessage:
         action = self.rng.choice(core.legal_actions(self.state))
-        answer = await self.ask(wire.Play(self.connection.new_ref(), self.table,
-                                          len(self.actions), action))  # fmt: skip
-        if isinstance(answer, wire.Played):
-            self.frames.pop()  # heard below, once
-            self.hear(answer)
-        return answer
+        return await self.ask(wire.Play(self.connection.new_ref(), self.table,
+                                        len(self.actions), action))  # fmt: skip
 
     async def drain(self) -> None:
         """Hear whatever the server has already sent (until 50 ms of quiet)."""
@@ -127,9 +140,16 @@ async def play_to_the_end(bots: list[Bot], limit: int = 5000) -> None:
             await bots[0].listen(WAIT)
         else:
             answer = await mover.play_one()
-            assert isinstance(answer, wire.Played), answer
+            assert played(answer), answer
         await catch_up(bots)
     assert core.is_over(bots[0].state), "the game did not end"
+
+
+def played(answer: wire.ServerMessage) -> bool:
+    """``answer`` acknowledges a move (a Told of it)."""
+    return isinstance(answer, wire.Told) and any(
+        isinstance(entry, journal.Move) for entry in answer.entries
+    )
 
 
 def encoded(value: object) -> bytes:

@@ -24,10 +24,19 @@ START_LIMIT = 20.0
 class Server:
     """A table server process on a socket of its own."""
 
-    def __init__(self, folder: Path, *, trust: bool = True, commit_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        trust: bool = True,
+        commit_delay: float = 0.0,
+        options: tuple[str, ...] = (),
+    ) -> None:
         self.trust = trust
         self.commit_delay = commit_delay
         """Seconds each group commit sleeps first (the server's hidden ``--commit-delay``)."""
+        self.options = options
+        """More of the server's options (``--minute 0.5``…)."""
         self.socket = folder / "t.sock"
         self.db = folder / "tables.db"
         self.process: subprocess.Popen[bytes] | None = None
@@ -38,6 +47,7 @@ class Server:
             self.socket, self.db,
             *(["--trust-account", getpass.getuser()] if self.trust else []),
             *(["--commit-delay", str(self.commit_delay)] if self.commit_delay else []),
+            *self.options,
         )  # fmt: skip
 
     def kill(self) -> None:

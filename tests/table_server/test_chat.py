@@ -7,9 +7,11 @@ import random
 
 import pytest
 
+from table import journal
 from table import protocol as wire
 from table.client.connection import connect
 from tests.table_server.bots import Bot, create
+from tests.table_server.history import told_entries
 
 SEATS = [wire.SeatSpec("player", "ann"), wire.SeatSpec("player", "ben")]
 
@@ -18,26 +20,33 @@ async def say(bot: Bot, text: str) -> wire.ServerMessage:
     return await bot.ask(wire.Say(bot.connection.new_ref(), bot.table, text))
 
 
+def said(message: wire.ServerMessage) -> journal.Chat | None:
+    """The line of chat a Told carries (its only entry), else None."""
+    entries = told_entries(message)
+    return entries[0] if len(entries) == 1 and isinstance(entries[0], journal.Chat) else None
+
+
 async def test_a_line_reaches_players_and_spectators_and_is_kept(server) -> None:
     table = await create(server.socket, "ann", SEATS)
     ann = await Bot.join(server.socket, "ann", table, 1)
     ben = await Bot.join(server.socket, "ben", table, 2)
     eve = Bot(await connect(server.socket, "eve"), random.Random(0))
     await eve.enter(wire.Watch(eve.connection.new_ref(), table))
-    answer = await say(ann, "  good luck [/] [b]all  ")
-    assert isinstance(answer, wire.Said) and answer.line.text == "good luck [/] [b]all"
+    answer = said(await say(ann, "  good luck [/] [b]all  "))
+    assert answer is not None and answer.text == "good luck [/] [b]all"
     await ben.drain()
-    heard = [f for f in ben.frames if isinstance(f, wire.Said)]
-    assert [(h.line.name, h.line.text, h.line.spectator) for h in heard] == [
+    heard = [line for f in ben.frames if (line := said(f)) is not None]
+    assert [(h.name, h.text, h.spectator) for h in heard] == [
         ("ann", "good luck [/] [b]all", False)
     ]
-    from_eve = await say(eve, "nice move")
-    assert isinstance(from_eve, wire.Said) and from_eve.line.spectator
+    from_eve = said(await say(eve, "nice move"))
+    assert from_eve is not None and from_eve.spectator
     server.kill()
     server.start()
     back = await Bot.join(server.socket, "ben", table, 3)
     snapshot = next(f for f in back.frames if isinstance(f, wire.Snapshot))
-    assert [(c.name, c.text, c.spectator) for c in snapshot.chat] == [
+    chat = [e for e in snapshot.journal if isinstance(e, journal.Chat)]
+    assert [(c.name, c.text, c.spectator) for c in chat] == [
         ("ann", "good luck [/] [b]all", False),
         ("eve", "nice move", True),
     ]
@@ -65,7 +74,7 @@ async def test_too_long_or_too_fast_is_refused(server) -> None:
     too_long = await say(ann, "x" * (wire.MAX_CHAT + 1))
     assert isinstance(too_long, wire.Error)
     answers = [await say(ann, f"line {n}") for n in range(6)]
-    assert all(isinstance(a, wire.Said) for a in answers[:5])
+    assert all(said(a) is not None for a in answers[:5])
     assert isinstance(answers[5], wire.Error) and "slow down" in answers[5].reason
 
 

@@ -23,18 +23,22 @@ import pytest
 import core
 from saves.format import decode
 from saves.replay import replay
+from table import journal
 from table import protocol as wire
 from table.client.connection import Connection, connect
 from table.store import MIGRATIONS, TableRow, TableStore
-from tests.table_server.bots import Bot, catch_up, create
+from tests.table_server.bots import Bot, catch_up, create, played
 from tests.table_server.test_processes import Launch, Launched, servers
 
-TABLES = 6
-"""Tables in the store: one for each kind of damage, the last one kept whole."""
+TABLES = 7
+"""Tables in the store: one for each kind of damage to the rows of a table (the sixth has
+its journal damaged in the tests that damage it), the last one kept whole."""
 ACTIONS = 12
 """Actions played at each table before the store is damaged."""
 BAD = 5
 """The action (0-based seq) the damage is done to: 5 actions stay readable before it."""
+JOURNAL = TABLES - 1
+"""The table whose journal is damaged (in the tests that damage it)."""
 WHOLE = TABLES
 """The table no damage touches."""
 CHAT_LINES = 40
@@ -55,7 +59,7 @@ async def played_store(server: Launched) -> None:
                 enumerate(["ann", "ben"])]  # fmt: skip
         for _ in range(ACTIONS):
             mover = next(bot for bot in bots if bot.my_turn())
-            assert isinstance(await mover.play_one(), wire.Played)
+            assert played(await mover.play_one())
             await catch_up(bots)
         for bot in bots:
             await bot.connection.close()
@@ -138,14 +142,18 @@ def purple(db: Path, rows: dict[int, TableRow]) -> None:
 
 
 def damaged_page(db: Path, rows: dict[int, TableRow]) -> None:
-    """A page of table 5's chat overwritten: its b-tree page type byte made invalid. The
-    page holds a line from the middle of the table's chat, so no other table's rows (the
-    others have no chat) and none of the b-tree's inner pages are on it."""
+    """A page of table 5's journal overwritten: its b-tree page type byte made invalid.
+    The page holds a line of chat from the middle of the table's journal (long lines,
+    several pages of them), so no other table's rows and none of the b-tree's inner pages
+    are on it."""
     connection = sqlite3.connect(db)
     try:
+        (told,) = connection.execute("SELECT COUNT(*) FROM journal WHERE table_id = 5").fetchone()
+        lines = [journal.Chat(1000.0 + i, ACTIONS, "ann", f"{MARK}{i:03d} " + "x" * 180)
+                 for i in range(CHAT_LINES)]  # fmt: skip
         connection.executemany(
-            "INSERT INTO chat (table_id, at, name, spectator, text) VALUES (5, ?, 'ann', 0, ?)",
-            [(1000.0 + i, f"{MARK}{i:03d} " + "x" * 180) for i in range(CHAT_LINES)],
+            "INSERT INTO journal (table_id, n, at, entry) VALUES (5, ?, ?, ?)",
+            [(told + i, line.at, journal.ENCODER.encode(line)) for i, line in enumerate(lines)],
         )
         connection.commit()
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -157,6 +165,16 @@ def damaged_page(db: Path, rows: dict[int, TableRow]) -> None:
     assert page > 0
     data[page * page_size] = 0x00  # no b-tree page has type 0
     db.write_bytes(bytes(data))
+
+
+def bad_entry(db: Path, rows: dict[int, TableRow]) -> None:
+    """An entry of a table's journal that is not an entry: the journal is read up to it,
+    the game whole."""
+    execute(db, "UPDATE journal SET entry = x'7b7d' WHERE table_id = ? AND n = ?", JOURNAL, BAD)
+
+
+def journal_gap(db: Path, rows: dict[int, TableRow]) -> None:
+    execute(db, "DELETE FROM journal WHERE table_id = ? AND n = ?", JOURNAL, BAD)
 
 
 @dataclass(frozen=True)
@@ -175,7 +193,13 @@ DAMAGES = {
     "illegal": Damage(illegal, 2, f"action {BAD + 1} is not legal", BAD),
     "gap": Damage(gap, 3, f"action {BAD + 1} is missing", BAD),
     "purple": Damage(purple, 4, "colour 'purple' is unknown", None),
-    "damaged-page": Damage(damaged_page, 5, "malformed", 0),  # its chat is read first
+    "damaged-page": Damage(damaged_page, 5, "malformed", ACTIONS),  # its actions read first
+    "bad-entry": Damage(
+        bad_entry, JOURNAL, f"entry {BAD + 1} of its journal cannot be read", ACTIONS
+    ),
+    "journal-gap": Damage(
+        journal_gap, JOURNAL, f"entry {BAD + 1} of its journal is missing", ACTIONS
+    ),
 }
 
 
@@ -196,7 +220,7 @@ async def still_served(server: Launched) -> None:
     bots = [await Bot.join(server.socket, name, WHOLE, seed) for seed, name in
             enumerate(["ann", "ben"])]  # fmt: skip
     mover = next(bot for bot in bots if bot.my_turn())
-    assert isinstance(await mover.play_one(), wire.Played)
+    assert played(await mover.play_one())
     for bot in bots:
         await bot.connection.close()
     assert await create(server.socket, "ann", PAIR) == TABLES + 1
@@ -263,7 +287,7 @@ async def test_a_damaged_table_is_set_aside_and_the_others_are_served(
 
 @pytest.mark.parametrize("orphan", [TABLES + 1, 999])
 async def test_orphan_rows_harm_no_table(launch, pristine, orphan) -> None:
-    """Seat, action and chat rows of a table that does not exist (under the id the next
+    """Seat, action and journal rows of a table that does not exist (under the id the next
     table gets, or another): the server starts, no table is damaged, every table is
     served, and the new table has its own seats and no actions."""
     db = launch.folder / "tables.db"
@@ -273,8 +297,9 @@ async def test_orphan_rows_harm_no_table(launch, pristine, orphan) -> None:
                 "VALUES (?, ?, 'player', ?, NULL, 'red')", orphan, seat, f"zed{seat}")  # fmt: skip
     execute(db, "INSERT INTO actions (table_id, seq, action, at) VALUES (?, 0, ?, 0)",
             orphan, msgspec.json.encode(rows[1].actions[0]))  # fmt: skip
-    execute(db, "INSERT INTO chat (table_id, at, name, spectator, text) "
-            "VALUES (?, 0, 'zed0', 0, 'left behind')", orphan)  # fmt: skip
+    line = journal.Chat(0, 0, "zed0", "left behind")
+    execute(db, "INSERT INTO journal (table_id, n, at, entry) VALUES (?, 0, 0, ?)",
+            orphan, journal.ENCODER.encode(line))  # fmt: skip
     server = launch()
     await server.answering()
     assert "Traceback" not in server.stderr() and "damaged" not in server.stderr()

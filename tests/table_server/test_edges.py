@@ -25,7 +25,7 @@ import pytest
 import core
 from table import protocol as wire
 from table.client.connection import Refused, connect
-from table.server.hub import REQUEST_WITHIN
+from table.server.connections import REQUEST_WITHIN
 from table.store import Append, SeatRow, TableStore
 from tests.table_server.bots import create
 from tests.table_server.test_processes import REPO, Launch, Launched, servers

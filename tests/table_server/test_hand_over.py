@@ -7,17 +7,26 @@ from __future__ import annotations
 import asyncio
 import random
 
+from msgspec.structs import replace
+
+from table import journal
 from table import protocol as wire
 from table.client.connection import connect
-from tests.table_server.bots import WAIT, Bot, catch_up, create
+from tests.table_server.bots import WAIT, Bot, catch_up, create, played
+from tests.table_server.history import has, told_entries
 
 SEATS = [wire.SeatSpec("player", "ann"), wire.SeatSpec("player", "ben")]
 
 
-async def hand(bot: Bot, level: str | None) -> wire.Seats:
+async def hand(bot: Bot, level: str | None) -> wire.Told:
     answer = await bot.ask(wire.HandOver(bot.connection.new_ref(), bot.table, level))  # type: ignore[arg-type]
-    assert isinstance(answer, wire.Seats), answer
+    assert isinstance(answer, wire.Told), answer
     return answer
+
+
+def words(told: wire.ServerMessage) -> list[str]:
+    """What the Told's entries say (the one wording every terminal shows)."""
+    return [journal.words(entry) or "" for entry in told_entries(told)]
 
 
 async def test_a_handed_seat_is_played_by_the_computer_until_taken_back(server) -> None:
@@ -27,10 +36,11 @@ async def test_a_handed_seat_is_played_by_the_computer_until_taken_back(server) 
         await Bot.join(server.socket, "ben", table, 2),
     )
     told = await hand(ann, "easy")
-    assert told.table.seats[0].standin == "easy" and "played by a computer" in (told.note or "")
+    assert told.table.seats[0].standin == "easy"
+    assert words(told) == ["ann's seat is played by a computer (easy) until they take it back."]
     await ben.listen(WAIT)
-    heard = [f for f in ben.frames if isinstance(f, wire.Seats)]
-    assert heard and heard[-1].note == told.note  # the table is told, for its log
+    heard = [f for f in ben.frames if has(f, journal.HandOver)]
+    assert heard and heard[-1] == replace(told, ref=0)  # the table is told the same, for its log
     # Ben plays his turns; Ann's are played by the computer on the server.
     for _ in range(40):
         if ben.my_turn():
@@ -41,13 +51,15 @@ async def test_a_handed_seat_is_played_by_the_computer_until_taken_back(server) 
     movers = {before.current_player for before in ann.states[:-1]}
     assert movers == {0, 1}  # ann's seat moved without ann
     back = await hand(ann, None)
-    assert back.table.seats[0].standin is None and "own seat again" in (back.note or "")
+    assert back.table.seats[0].standin is None and words(back) == [
+        "ann plays their own seat again."
+    ]
     await asyncio.sleep(0.3)  # a move the computer had under way may still land
     for _ in range(400):  # from now on only ann plays ann's seat: her moves are accepted
         await ann.drain()
         await ben.drain()
         if ann.my_turn():
-            assert isinstance(await ann.play_one(), wire.Played)
+            assert played(await ann.play_one())
             break
         if ben.my_turn():
             await ben.play_one()
@@ -75,9 +87,10 @@ async def test_while_handed_the_player_cannot_act_and_coming_back_takes_the_seat
             await other.listen(0.2)
     name = "ann" if mover is ann else "ben"
     again = await Bot.join(server.socket, name, table, 3)
-    assert again.frames and "is back" in (again.frames[-1].note or "")  # type: ignore[union-attr]
-    seats = [f for f in again.frames if isinstance(f, wire.Snapshot)][-1].table.seats
-    assert all(seat.standin is None for seat in seats)
+    snapshot = [f for f in again.frames if isinstance(f, wire.Snapshot)][-1]
+    assert all(seat.standin is None for seat in snapshot.table.seats)
+    said = [journal.words(entry) for entry in snapshot.journal[-2:]]
+    assert said == [f"{name} is back at the table.", f"{name} plays their own seat again."]
 
 
 async def test_a_spectator_cannot_hand_over_a_seat(server) -> None:

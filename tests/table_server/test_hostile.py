@@ -17,7 +17,7 @@ import pytest
 
 from table import protocol as wire
 from table.client.connection import connect
-from tests.table_server.bots import Bot, create
+from tests.table_server.bots import Bot, create, played
 
 NAMES = ["ann", "ben"]
 MEMORY_BOUND = 64 * 1024 * 1024
@@ -36,7 +36,7 @@ async def still_served(server) -> None:
     table = await create(server.socket, "ann", [wire.SeatSpec("player", n) for n in NAMES])
     ann, ben = [await Bot.join(server.socket, n, table, i) for i, n in enumerate(NAMES)]
     mover, other = (ann, ben) if ann.my_turn() else (ben, ann)
-    assert isinstance(await mover.play_one(), wire.Played)
+    assert played(await mover.play_one())
     for _ in range(20):  # a presence notice may come first
         if other.actions == mover.actions:
             break

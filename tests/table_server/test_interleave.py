@@ -24,8 +24,10 @@ from typing import Literal
 import pytest
 
 import core
+from table import journal
 from table import protocol as wire
 from table.store import TableRow
+from tests.table_server.history import has, told_entries
 from tests.table_server.witness import (
     WAIT,
     Verdict,
@@ -194,11 +196,12 @@ async def send(verdict: Verdict, client: Client, request: wire.ClientMessage) ->
         return
     heard = answer_to(witness, getattr(request, "ref", 0))
     order = heard.order if heard is not None else 0
-    if isinstance(request, wire.Play) and isinstance(answer, wire.Played):
-        client.plays.append((answer.seq, answer.action, order))
-    elif isinstance(request, wire.Undo) and isinstance(answer, wire.Snapshot):
-        client.undos.append((len(answer.actions), order))
-    elif isinstance(request, wire.Say) and isinstance(answer, wire.Said):
+    entries = told_entries(answer)
+    if isinstance(request, wire.Play) and has(answer, journal.Move):
+        client.plays += [(e.seq, e.action, order) for e in entries if isinstance(e, journal.Move)]
+    elif isinstance(request, wire.Undo) and has(answer, journal.Undo):
+        client.undos += [(e.seq, order) for e in entries if isinstance(e, journal.Undo)]
+    elif isinstance(request, wire.Say) and has(answer, journal.Chat):
         client.said.append(request.text)
     elif isinstance(answer, wire.Error):
         verdict.check(is_refusal(answer), f"{client.name}'s {type(request).__name__} was "
@@ -231,7 +234,7 @@ async def settle(verdict: Verdict, table: Table, server) -> Witness:
     await enter(Client(last, "spectator", random.Random(0)), table)
     text = f"the last word at table {table.id}"
     answer = await last.ask(wire.Say(last.ref(), table.id, text))
-    said = isinstance(answer, wire.Said)
+    said = has(answer, journal.Chat)
     verdict.check(said, f"table {table.id}: the last word was answered {described(answer)}")
     for client in table.clients:
         for _ in range(int(WAIT / 0.05)):  # a hang bound
@@ -266,7 +269,7 @@ def check_table(verdict: Verdict, table: Table, row: TableRow, witnesses: list[W
         f"table {table.id}: the store seats {seated} where {given and given[0]} was seated",
     )
     stored_seats = [(s.name, s.standin) for s in row.seats]
-    chat = [(line.name, line.text) for line in row.chat]
+    chat = [(e.name, e.text) for e in row.journal if isinstance(e, journal.Chat)]
     for witness in witnesses:
         told = [(s.name, s.standin) for s in witness.info.seats] if witness.info else None
         verdict.check(told == stored_seats, f"table {table.id}: {witness.name} was told the "

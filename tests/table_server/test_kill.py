@@ -58,10 +58,8 @@ class Survivor:
                 if bot.my_turn():
                     action = self.rng.choice(core.legal_actions(bot.state))
                     ref = bot.connection.new_ref()
-                    answer = await asyncio.wait_for(bot.connection.ask(
+                    await asyncio.wait_for(bot.ask(
                         wire.Play(ref, bot.table, len(bot.actions), action)), 10)  # fmt: skip
-                    if isinstance(answer, wire.Played):
-                        bot.hear(answer)
                 else:
                     await bot.listen(0.2)
                 self.seen = list(bot.actions)

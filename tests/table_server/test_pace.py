@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
+from table import journal
 from table import protocol as wire
 from table.client.connection import connect
 from tests.table_server.bots import Bot
+from tests.table_server.history import told_entries
 
 SEATS = (wire.SeatSpec("player", "ann"), wire.SeatSpec("player", "ben"))
 
@@ -36,8 +38,10 @@ async def test_a_live_table_hands_an_absent_seat_over_after_the_wait(server) -> 
     assert isinstance(early, wire.Error) and "less than the table's wait" in early.reason
     await asyncio.sleep(1.1)
     done = await hand_ben(ann)
-    assert isinstance(done, wire.Seats) and done.table.seats[1].standin == "easy"
-    assert "while ben is away" in (done.note or "")
+    assert isinstance(done, wire.Told) and done.table.seats[1].standin == "easy"
+    (handed,) = told_entries(done)
+    assert isinstance(handed, journal.HandOver) and (handed.by, handed.name) == ("ann", "ben")
+    assert "while ben is away" in (journal.words(handed) or "")
     for _ in range(30):  # the computer plays ben's turns; ann plays hers
         if ann.my_turn():
             await ann.play_one()
@@ -46,7 +50,9 @@ async def test_a_live_table_hands_an_absent_seat_over_after_the_wait(server) -> 
     assert {before.current_player for before in ann.states[:-1]} == {0, 1}
     back = await Bot.join(server.socket, "ben", table, 3)
     snapshot = next(f for f in back.frames if isinstance(f, wire.Snapshot))
-    assert snapshot.table.seats[1].standin is None and "is back" in (snapshot.note or "")
+    assert snapshot.table.seats[1].standin is None
+    said = [journal.words(entry) for entry in snapshot.journal[-2:]]
+    assert said == ["ben is back at the table.", "ben plays their own seat again."]
 
 
 async def test_a_table_over_days_waits_for_everyone(server) -> None:
@@ -64,8 +70,9 @@ async def test_a_pause_stops_the_table_once_per_player_per_season(server) -> Non
     ann = await Bot.join(server.socket, "ann", table, 1)
     ben = await Bot.join(server.socket, "ben", table, 2)
     paused = await ann.ask(wire.Pause(ann.connection.new_ref(), table, 10))
-    assert isinstance(paused, wire.Seats) and paused.table.paused_by == "ann"
-    assert "paused the table until" in (paused.note or "")
+    assert isinstance(paused, wire.Told) and paused.table.paused_by == "ann"
+    (pause,) = paused.entries
+    assert "ann paused the table until" in (journal.words(pause) or "")
     mover = ann if ann.my_turn() else ben
     refused = await mover.play_one()
     assert isinstance(refused, wire.Error) and "paused until" in refused.reason

@@ -25,7 +25,7 @@ import pytest
 
 from table import protocol as wire
 from table.client.connection import Connection, connect
-from tests.table_server.bots import Bot, create
+from tests.table_server.bots import Bot, create, played
 
 REPO = Path(__file__).resolve().parents[2]
 GONE_WITHIN = 5.0
@@ -219,7 +219,7 @@ async def computers_thinking(server: Launched) -> Bot:
     for _ in range(50):
         if ann.state.current_player not in ann.seats:
             return ann
-        assert isinstance(await ann.play_one(), wire.Played)
+        assert played(await ann.play_one())
     raise AssertionError("never a computer's turn")
 
 

@@ -5,8 +5,10 @@ unpaused across a restart."""
 
 from __future__ import annotations
 
+from table import journal
 from table import protocol as wire
-from tests.table_server.bots import Bot, catch_up
+from tests.table_server.bots import Bot, catch_up, played
+from tests.table_server.history import has
 from tests.table_server.test_pace import table_of
 
 
@@ -29,19 +31,19 @@ async def seated(server) -> tuple[Bot, Bot]:
 async def test_the_player_who_paused_resumes_and_the_game_goes_on(server) -> None:
     ann, ben = await seated(server)
     paused = await pause(ann)
-    assert isinstance(paused, wire.Seats) and paused.table.paused_by == "ann"
+    assert isinstance(paused, wire.Told) and paused.table.paused_by == "ann"
     others = await resume(ben)
     assert isinstance(others, wire.Error) and "only they can resume it" in others.reason
 
     done = await resume(ann)
-    assert isinstance(done, wire.Seats) and done.table.paused_until is None
-    assert done.note == "ann ended their pause: play on."
+    assert isinstance(done, wire.Told) and done.table.paused_until is None
+    assert [journal.words(e) for e in done.entries] == ["ann ended their pause: play on."]
     assert done.table.paused_this_season == ("ann",)
     await ben.drain()
-    told = [f for f in ben.frames if isinstance(f, wire.Seats)]
-    assert told and told[-1].note == done.note
+    told = [f for f in ben.frames if has(f, journal.PauseEnd)]
+    assert told and told[-1].entries == done.entries
     mover = ann if ann.my_turn() else ben
-    assert isinstance(await mover.play_one(), wire.Played)  # at once, not in 10 minutes
+    assert played(await mover.play_one())  # at once, not in 10 minutes
 
     again = await resume(ann)
     assert isinstance(again, wire.Error) and again.reason == "the table is not paused"
@@ -57,13 +59,13 @@ async def test_a_computer_due_during_the_pause_plays_as_soon_as_it_is_resumed(se
         await ben.play_one()
         await catch_up([ann, ben])
     assert ann.my_turn()
-    assert isinstance(await pause(ann), wire.Seats)
+    assert has(await pause(ann), journal.Pause)
     handed = await ann.ask(wire.HandOver(ann.connection.new_ref(), ann.table, "easy"))
-    assert isinstance(handed, wire.Seats) and handed.table.seats[0].standin == "easy"
+    assert has(handed, journal.HandOver) and handed.table.seats[0].standin == "easy"  # type: ignore[union-attr]
     played = len(ann.actions)
     await ann.listen(1.0)  # paused: the computer does not move for her
     assert len(ann.actions) == played
-    assert isinstance(await resume(ann), wire.Seats)
+    assert has(await resume(ann), journal.PauseEnd)
     for _ in range(100):  # 20 s at most (the pause itself runs 10 minutes)
         if len(ann.actions) > played:
             break
@@ -73,8 +75,8 @@ async def test_a_computer_due_during_the_pause_plays_as_soon_as_it_is_resumed(se
 
 async def test_a_resumed_table_stays_unpaused_after_a_restart(server) -> None:
     ann, _ = await seated(server)
-    assert isinstance(await pause(ann), wire.Seats)
-    assert isinstance(await resume(ann), wire.Seats)
+    assert has(await pause(ann), journal.Pause)
+    assert has(await resume(ann), journal.PauseEnd)
     table = ann.table
     server.stop()
     server.start()

@@ -16,10 +16,11 @@ from msgspec.structs import replace
 import core
 from core.public import public_start, public_view
 from saves.format import decode
+from table import journal
 from table import protocol as wire
 from table.client.connection import Refused, connect
 from table.store import TableStore
-from tests.table_server.bots import WAIT, Bot, catch_up, create, encoded, play_to_the_end
+from tests.table_server.bots import WAIT, Bot, catch_up, create, encoded, play_to_the_end, played
 from tests.table_server.process import Server
 
 NAMES = ["ann", "ben", "cleo", "dan"]
@@ -70,7 +71,7 @@ async def test_no_frame_ever_shows_the_undealt_order_or_the_seed(server) -> None
     for bot in bots:
         for frame in bot.frames:
             states: list[core.GameState] = []
-            if isinstance(frame, wire.Played):
+            if isinstance(frame, wire.Told) and frame.state is not None:
                 states = [frame.state]
             elif isinstance(frame, wire.Snapshot):
                 states = [frame.start]
@@ -88,16 +89,17 @@ async def test_no_frame_ever_shows_the_undealt_order_or_the_seed(server) -> None
 async def test_undo_only_your_own_last_action_before_the_next_player(server) -> None:
     ann, ben = await seated(server, 2, seed=3)
     mover, other = (ann, ben) if ann.my_turn() else (ben, ann)
-    assert isinstance(await mover.play_one(), wire.Played)
+    assert played(await mover.play_one())
     await catch_up([ann, ben])
     undo = wire.Undo(other.connection.new_ref(), other.table, len(other.actions))
     refusal = await other.ask(undo)
     assert isinstance(refusal, wire.Error) and "not yours" in refusal.reason
     back = await mover.ask(wire.Undo(mover.connection.new_ref(), mover.table, 1))
-    assert isinstance(back, wire.Snapshot) and back.actions == ()
-    assert "took back" in (back.note or "")
-    mover.take(back)
-    await other.listen(WAIT)
+    assert isinstance(back, wire.Told) and mover.actions == []
+    (undone,) = back.entries
+    assert isinstance(undone, journal.Undo) and "took back" in (journal.words(undone) or "")
+    while other.actions:
+        await other.listen(WAIT)
     assert other.actions == [] and other.state == mover.state
     # After the next player acts, the first one's action is behind theirs for good.
     while not ann.my_turn() and not ben.my_turn():
@@ -158,7 +160,7 @@ async def test_stale_out_of_turn_wrong_table_and_illegal_actions_are_refused(ser
     illegal = await mover.ask(wire.Play(mover.connection.new_ref(), mover.table, 0,
                                         core.TakeParcel(0)))  # fmt: skip
     assert isinstance(illegal, wire.Error)
-    assert mover.actions == [] and isinstance(await mover.play_one(), wire.Played)
+    assert mover.actions == [] and played(await mover.play_one())
 
 
 async def test_a_claimed_name_is_refused_from_an_untrusted_login() -> None:
@@ -187,11 +189,12 @@ async def test_a_client_gone_mid_turn_shows_away_and_comes_back_to_the_same_posi
     other.connection.writer.transport.abort()  # as the kernel does for a killed process
     for _ in range(100):
         await mover.listen(0.2)
-        seats = [f for f in mover.frames if isinstance(f, wire.Seats)]
-        if seats and not seats[-1].table.seats[other.seats[0]].present:
+        told = [f for f in mover.frames if isinstance(f, wire.Told)]
+        if told and not told[-1].table.seats[other.seats[0]].present:
             break
-    away = seats[-1].table.seats[other.seats[0]]
+    away = told[-1].table.seats[other.seats[0]]
     assert not away.present and away.away_since is not None
+    assert [type(e) for e in told[-1].entries] == [journal.Away]
     back = await Bot.join(server.socket, NAMES[other.seats[0]], ann.table)
     assert back.state == position and back.seats == other.seats
 
@@ -298,6 +301,8 @@ def test_a_store_from_a_newer_server_is_refused_and_an_old_one_migrated(tmp_path
     store = TableStore(older)
     try:
         (row,) = store.tables()
-        assert row.title == "t" and row.pace == "days" and row.chat == [] and store.ratings() == {}
+        assert (
+            row.title == "t" and row.pace == "days" and row.journal == [] and store.ratings() == {}
+        )
     finally:
         store.close()

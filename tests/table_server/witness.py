@@ -3,9 +3,9 @@ order they arrived, every frame the server sent it, and the one table history th
 tell; and the checks that compare what clients were told with what the store holds.
 
 A :class:`Witness` differs from ``bots.Bot`` in one way that matters under concurrency:
-answers and unasked messages go through one reader, in arrival order, so a Snapshot
-answering an undo and a Played broadcast just before it are heard in the order the server
-sent them. Every frame is stamped with a clock shared by all witnesses of a test.
+answers and unasked messages go through one reader, in arrival order, so a Told answering
+an undo and a Told of a move just before it are heard in the order the server sent them.
+Every frame is stamped with a clock shared by all witnesses of a test.
 
 A :class:`Verdict` gathers the broken promises of one run instead of stopping at the
 first, so that a failing test names every invariant the server broke.
@@ -22,13 +22,16 @@ import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from msgspec.structs import replace
 
 import core
+from table import journal
 from table import protocol as wire
 from table.client.connection import read_message
 from table.store import TableRow, TableStore
+from tests.table_server.history import History, line_of
 from tests.table_server.process import Server
 
 WAIT = 30.0
@@ -61,16 +64,9 @@ class Witness:
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
     heard: list[Heard] = field(default_factory=list)
-    actions: list[core.Action] = field(default_factory=list)
-    states: list[core.GameState] = field(default_factory=list)
-    """The table's public positions as told, the start first (empty before a Snapshot)."""
-    seats_here: tuple[int, ...] = ()
-    info: wire.TableInfo | None = None
-    """The table as last told (by a Snapshot or Seats)."""
-    chat: list[tuple[str, str]] = field(default_factory=list)
-    """(name, text) of the table's chat as told."""
-    contradictions: list[str] = field(default_factory=list)
-    """Frames that did not fit the history told before them (a Played out of sequence)."""
+    history: History = field(default_factory=History)
+    """The table as told (see :class:`History`: its contradictions are the Tolds that did
+    not follow from what came before them)."""
     _refs: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     _waiting: dict[int, asyncio.Future[wire.ServerMessage]] = field(default_factory=dict)
     _reading: asyncio.Task[None] | None = None
@@ -89,6 +85,33 @@ class Witness:
 
     def ref(self) -> int:
         return next(self._refs)
+
+    @property
+    def actions(self) -> list[core.Action]:
+        return self.history.actions
+
+    @property
+    def states(self) -> list[core.GameState]:
+        """The table's public positions as told, the start first (empty before a Snapshot)."""
+        return self.history.states
+
+    @property
+    def seats_here(self) -> tuple[int, ...]:
+        return self.history.seats_here
+
+    @property
+    def info(self) -> wire.TableInfo | None:
+        """The table as last told."""
+        return self.history.info
+
+    @property
+    def chat(self) -> list[tuple[str, str]]:
+        """(name, text) of the table's chat as told."""
+        return self.history.chat()
+
+    @property
+    def contradictions(self) -> list[str]:
+        return [f"{self.name}: {said}" for said in self.history.contradictions]
 
     @property
     def state(self) -> core.GameState:
@@ -157,32 +180,19 @@ class Witness:
         """Take ``message`` into the history told (see :attr:`contradictions`)."""
         self.heard.append(Heard(next(_ARRIVALS), asyncio.get_running_loop().time(), message))
         if isinstance(message, wire.Snapshot):
-            self.actions = list(message.actions)
-            self.states = core.replay(message.start, message.actions)
-            self.seats_here, self.info = message.seats_here, message.table
-            self.chat = [(line.name, line.text) for line in message.chat]
-        elif isinstance(message, wire.Played):
-            if message.seq != len(self.actions) or not self.states:
-                self.contradictions.append(
-                    f"{self.name} was told action {message.seq} ({message.action!r}) while "
-                    f"it held {len(self.actions)} actions"
-                )
-            else:
-                self.actions.append(message.action)
-                self.states.append(message.state)
-        elif isinstance(message, wire.Seats):
-            self.info = message.table
-        elif isinstance(message, wire.Said):
-            self.chat.append((message.line.name, message.line.text))
+            self.history.take(message)
+        elif isinstance(message, wire.Told):
+            self.history.hear(message)
 
     def shown(self) -> list[tuple[int, core.Action]]:
-        """Every (seq, action) this client was ever shown, in Snapshots and Played."""
+        """Every (seq, action) this client was ever shown, in Snapshots and Tolds."""
         seen: list[tuple[int, core.Action]] = []
         for heard in self.heard:
             if isinstance(heard.message, wire.Snapshot):
                 seen += enumerate(heard.message.actions)
-            elif isinstance(heard.message, wire.Played):
-                seen.append((heard.message.seq, heard.message.action))
+            elif isinstance(heard.message, wire.Told):
+                seen += [(e.seq, e.action) for e in heard.message.entries
+                         if isinstance(e, journal.Move)]  # fmt: skip
         return seen
 
 
@@ -207,8 +217,8 @@ def described(answer: object) -> str:
     """An answer (or the exception that came instead) in a few words, for a failure."""
     if isinstance(answer, wire.Error):
         return f"Error({answer.reason!r})"
-    if isinstance(answer, wire.Played):
-        return f"Played(seq {answer.seq})"
+    if isinstance(answer, wire.Told):
+        return f"Told({', '.join(line_of(entry) for entry in answer.entries) or 'nothing new'})"
     if isinstance(answer, wire.Snapshot):
         return f"Snapshot({len(answer.actions)} actions, seats {answer.seats_here})"
     if isinstance(answer, BaseException):
@@ -272,6 +282,15 @@ def check_told_the_store(verdict: Verdict, row: TableRow, witnesses: list[Witnes
                     f"{first_difference(witness.actions, row.actions)}"
                 )
                 continue
+            lines = [line_of(e) for e in witness.history.journal]
+            stored = [line_of(e) for e in row.journal[witness.history.left_out :]]
+            later = row.journal[witness.history.left_out + len(lines) :]
+            if lines != stored[: len(lines)] or not all(isinstance(e, journal.Away) for e in later):
+                verdict.broken(
+                    f"table {row.id}: {witness.name} was told a journal of {len(lines)} entries "
+                    f"unlike the store's {len(stored)} (they differ from entry "
+                    f"{first_difference(lines, stored)}; only players leaving may come after)"
+                )
             if witness.states and witness.state != core.public_view(real[-1]):
                 verdict.broken(f"table {row.id}: {witness.name}'s position now is not the real one")
             wrong = [
@@ -284,7 +303,7 @@ def check_told_the_store(verdict: Verdict, row: TableRow, witnesses: list[Witnes
                                "unlike the stored game's")  # fmt: skip
 
 
-def first_difference(a: list[core.Action], b: list[core.Action]) -> int:
+def first_difference(a: list[Any], b: list[Any]) -> int:
     return next(
         (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
     )
