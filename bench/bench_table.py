@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 import core  # noqa: E402 - after the path, like the other benches
 from core.ai import make_bot  # noqa: E402
+from table import journal  # noqa: E402
 from table import protocol as wire  # noqa: E402
 from table.client.connection import Connection, connect  # noqa: E402
 
@@ -83,6 +84,13 @@ def decide(level: str, seed: int, state: core.GameState) -> core.Action:
     return make_bot(level, seed=seed).choose(state)
 
 
+def move_of(message: wire.ServerMessage) -> journal.Move | None:
+    """The move a Told tells (None: another message, or a Told of something else)."""
+    if not isinstance(message, wire.Told):
+        return None
+    return next((e for e in message.entries if isinstance(e, journal.Move)), None)
+
+
 class Player:
     """One client of one table."""
 
@@ -101,8 +109,10 @@ class Player:
         self.states = core.replay(snapshot.start, snapshot.actions)
 
     def hear(self, message: wire.ServerMessage) -> None:
-        if isinstance(message, wire.Played) and message.seq == len(self.actions):
-            self.actions.append(message.action)
+        move = move_of(message)
+        if move is not None and move.seq == len(self.actions):
+            assert isinstance(message, wire.Told) and message.state is not None
+            self.actions.append(move.action)
             self.states.append(message.state)
             self.heard.set()
 
@@ -179,20 +189,28 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def update_frame_size() -> int:
+    """A move's Told at a table of four players, every seat here (its TableInfo is part
+    of it: protocol 3 tells the table with every change)."""
     state = core.new_game(4, 1)
-    action = core.legal_actions(state)[0]
-    after, events = core.apply_action_with_events(state, action)
     from core.public import public_view
 
-    frame = wire.frame(wire.Played(0, 1, 0, action, tuple(events), public_view(after)))
+    def told(state: core.GameState, seq: int) -> bytes:
+        action = core.legal_actions(state)[0]
+        after, events = core.apply_action_with_events(state, action)
+        seats = tuple(
+            wire.SeatInfo(c, n, None, True) for c, n in zip(core.Colour, NAMES, strict=True)
+        )
+        info = wire.TableInfo(1, ", ".join(NAMES), seats, "playing", after.current_player,
+                              after.season, 0.0, 0.0, seq + 1)  # fmt: skip
+        move = journal.Move(time.time(), seq, state.current_player or 0, action)
+        return wire.frame(wire.Told(0, info, seq, (move,), public_view(after), tuple(events)))
+
+    frame = told(state, 0)
     # The heaviest moment is a late position; measure one from a played game too.
     rng = random.Random(1)
     while not core.is_over(state) and len(state.deck) > 4:
         state = core.apply_action(state, rng.choice(core.legal_actions(state)))
-    action = core.legal_actions(state)[0]
-    after, events = core.apply_action_with_events(state, action)
-    late = wire.frame(wire.Played(0, 1, 99, action, tuple(events), public_view(after)))
-    return max(len(frame), len(late))
+    return max(len(frame), len(told(state, 99)))
 
 
 async def idle_memory(socket: Path, server: Server, count: int) -> float:

@@ -7,7 +7,7 @@ and one of the server's own computer players (``normal``; ``--computer easy``). 
 
 - round trip: a victim sends a Play → the update has reached all three victim clients;
 - the computer's reply: the action before the computer's turn acknowledged → the
-  computer's Played at all three clients (a computer acting twice in a row: from its
+  computer's move told to all three clients (a computer acting twice in a row: from its
   previous action).
 
 The flood, all of it from one other name (mallory) on the same server, set up in this order
@@ -63,7 +63,7 @@ from typing import cast
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_table import Player, decide, percentile  # noqa: E402
+from bench_table import Player, decide, move_of, percentile  # noqa: E402
 
 import core  # noqa: E402 - after the path, like the other benches
 from core.ai import Level  # noqa: E402
@@ -267,15 +267,16 @@ def refusal(answer: wire.ServerMessage) -> Refusal:
 class Victim(Player):
     """A client of the victim table (bench_table's Player) that also keeps an update that
     overtakes the answer to its own Play (the computer acting at once after it: its
-    Played can reach the listener before the answer reaches the player) until its turn."""
+    Told can reach the listener before the answer reaches the player) until its turn."""
 
     def __init__(self, connection: Connection, seed: int) -> None:
         super().__init__(connection, seed)
-        self.early: dict[int, wire.Played] = {}
+        self.early: dict[int, wire.ServerMessage] = {}
 
     def hear(self, message: wire.ServerMessage) -> None:
-        if isinstance(message, wire.Played) and message.seq > len(self.actions):
-            self.early[message.seq] = message
+        move = move_of(message)
+        if move is not None and move.seq > len(self.actions):
+            self.early[move.seq] = message
             return
         super().hear(message)
         while len(self.actions) in self.early:
@@ -366,7 +367,7 @@ async def play_victims(
         connection = mover.connection
         reply = await ask(connection, wire.Play(connection.new_ref(), mover.table, seq, action))
         known = time.perf_counter()
-        if not isinstance(reply, wire.Played):
+        if move_of(reply) is None:
             raise refusal(reply)
         mover.hear(reply)
         if not await heard_by_all(players, seq, stop + plan.grace):
@@ -491,7 +492,7 @@ class Flood:
     async def count_hard_actions(self, connection: Connection) -> None:
         with contextlib.suppress(ConnectionError):
             while True:
-                if isinstance(await connection.unasked(), wire.Played):
+                if move_of(await connection.unasked()) is not None:
                     self.hard_actions += 1
 
     async def open_idle(self, until: float) -> None:
