@@ -13,7 +13,9 @@ the file and, for a wrong value, its JSON path.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from itertools import accumulate
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal, TypeVar
 
@@ -86,6 +88,15 @@ class TableLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
     """The sayer of a line of chat; None for a note."""
     spectator: bool = False
     """Said by someone watching the table, not playing at it."""
+
+
+def places(lines: Sequence[TableLine], actions: int) -> list[int]:
+    """After how many of the game's ``actions`` each of ``lines`` (in the journal's order)
+    shows: its ``seq`` (a line with seq k after the k-th action), yet never after a line
+    said later (a line said before an undo shows before the undo's note, although it was
+    said with one more action on the board), and never past the last action."""
+    backwards = accumulate(reversed(lines), lambda low, line: min(low, line.seq), initial=actions)
+    return list(reversed(list(backwards)[1:]))
 
 
 class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -330,5 +341,6 @@ __all__ = [
     "check_texts",
     "decode",
     "encode",
+    "places",
     "safe_time",
 ]

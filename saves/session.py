@@ -31,7 +31,16 @@ from core.levels import Level
 from saves import lock
 from saves.atomic import Exists, write_atomically
 from saves.errors import GameOpenElsewhere, ReadOnly, SaveError, TakenOver, write_error
-from saves.format import FORMAT, VERSION, SaveFile, SeatConfig, TableLine, check_new, encode
+from saves.format import (
+    FORMAT,
+    VERSION,
+    SaveFile,
+    SeatConfig,
+    TableLine,
+    check_new,
+    encode,
+    places,
+)
 from saves.names import auto_name, check_name, save_path
 from saves.replay import deck_of
 
@@ -111,7 +120,10 @@ class Session:
         self._states = states
         self._on_disk: list[core.Action] = list(save.actions)
         self._file_key = file_key
-        self._table_lines: list[TableLine] = list(save.lines)
+        self._table_lines = list(
+            zip(places(save.lines, len(save.actions)), save.lines, strict=True)
+        )
+        """The table's lines, each with the number of actions it shows after."""
         self._table_standins: list[Level | None] = list(save.standins)
         self._table_actions = len(save.actions)
         """How many of the first actions are still the ones the table's lines and
@@ -272,10 +284,9 @@ class Session:
     @property
     def lines(self) -> list[TableLine]:
         """A shared table's journal as its players saw it (an exported game; empty for a
-        game played here), for the actions still in the log: a line shows after ``seq``
-        actions."""
+        game played here), but for those said after an action taken back here."""
         kept = self._table_actions
-        return [line for line in self._table_lines if line.seq <= kept]
+        return [line for place, line in self._table_lines if place <= kept]
 
     @property
     def standins(self) -> list[Level | None]:

@@ -159,3 +159,22 @@ def test_a_hidden_character_in_a_line_is_refused_in_words(store: saves.SaveStore
     evil = [*LINES[:2], TableLine(3, 3.0, "olleh\u202e", "cleo")]
     with pytest.raises(saves.SaveError, match="line 3 of the table's journal contains U\\+202E"):
         save_format.decode(store.path("t"), save_format.encode(replace(save, lines=evil)))
+
+
+def test_a_line_said_before_the_tables_last_undo_is_kept(store: saves.SaveStore) -> None:
+    """Ben spoke after a 7th action that ann then took back: his line shows after the 6
+    actions the game has (before the undo's note) and stays with the game played on."""
+    save, _ = _exported()
+    lines = [
+        TableLine(7, 5.0, "oops", "ben"),
+        TableLine(6, 6.0, "ann took back their last action."),
+    ]
+    assert save_format.places(lines, 6) == [6, 6]
+    session = saves.Session.adopt(store, save_format.encode(replace(save, lines=lines)), "kept")
+    assert session.lines == lines
+    session.apply(core.legal_actions(session.state)[0])
+    assert save_format.decode(session.path, session.path.read_bytes()).lines == lines
+    session.undo()
+    session.undo()  # back before the 6th action: neither line has a place any more
+    assert session.lines == []
+    session.close()

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 
 import core
-from saves.format import TableLine
-from tui.widgets.log import LogView, places
+from saves.format import TableLine, places
+from tui.widgets.log import LogView
 
 
 def history(moves: int, seed: int = 3) -> tuple[list[core.GameState], list[core.Action]]:

@@ -30,14 +30,14 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
 import core
-from saves.format import TableLine
+from saves.format import TableLine, places
 from table.journal import standin_mark
 from table.seat import Player
 from tui import look, prompts
 from tui.widgets.actionbar import StatusLine
 from tui.widgets.board import Board
 from tui.widgets.keys import KeysBar
-from tui.widgets.log import LogView, places, said
+from tui.widgets.log import LogView, said
 from tui.widgets.region import RegionPicture, RegionView
 
 if TYPE_CHECKING:

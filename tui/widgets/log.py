@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import Any
 
 from rich.cells import cell_len
@@ -30,7 +29,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 import core
-from saves.format import TableLine
+from saves.format import TableLine, places
 from saves.text import MAX_PLAYER_NAME, shown
 from table.journal import standin_mark
 from tui import look
@@ -326,15 +325,6 @@ class LogView(Widget):
             plural = "line follows" if more == 1 else "lines follow"
             shown.append(Text(f"▼ {more} more {plural}: PgDn, End", MARKER))
         return shown, self.top, index - 1
-
-
-def places(lines: Sequence[TableLine], actions: int) -> list[int]:
-    """After how many of the game's ``actions`` each of ``lines`` (in the journal's order)
-    shows: its ``seq`` (a line with seq k after the k-th action), yet never after a line
-    said later (a line said before an undo shows before the undo's note, although it was
-    said with one more action on the board), and never past the last action."""
-    backwards = accumulate(reversed(lines), lambda low, line: min(low, line.seq), initial=actions)
-    return list(reversed(list(backwards)[1:]))
 
 
 def said(line: TableLine) -> Text:
