@@ -11,6 +11,7 @@ The contract the terminal game uses::
     events = session.apply(action)      # checks with core, appends, autosaves
     session.undo(); session.redo(); session.save_as("Sunday game")
     session.unsaved_moves; session.read_only; session.close()
+    session.lines; session.standins     # a shared table's journal, kept by its export
     store.list(); store.latest_unfinished(); store.delete(name, force=False)
     saves.check_player_name(name)       # ValueError saying which character is refused
 
@@ -23,7 +24,7 @@ nor hold characters that do not show (:mod:`saves.text`); older versions are mig
 """
 
 from saves.errors import GameOpenElsewhere, ReadOnly, SaveError, TakenOver
-from saves.format import FORMAT, MAX_FILE_BYTES, VERSION, SaveFile, SeatConfig
+from saves.format import FORMAT, MAX_FILE_BYTES, VERSION, SaveFile, SeatConfig, TableLine
 from saves.lock import Holder
 from saves.names import MAX_NAME_LENGTH, check_name
 from saves.session import Session
@@ -46,6 +47,7 @@ __all__ = [
     "SaveSummary",
     "SeatConfig",
     "Session",
+    "TableLine",
     "TakenOver",
     "check_name",
     "check_player_name",

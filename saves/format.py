@@ -13,7 +13,9 @@ the file and, for a wrong value, its JSON path.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from itertools import accumulate
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal, TypeVar
 
@@ -26,13 +28,19 @@ from saves.migrations import OLDEST_VERSION, migrate
 from saves.text import MAX_PLAYER_NAME, check_text, quoted, tame
 
 FORMAT: Final = "mykerinos-save"
-VERSION: Final = 2
+VERSION: Final = 3
 """The version this code writes. Older versions are migrated on load."""
 
 MAX_FILE_BYTES: Final = 4 * 1024 * 1024
 """Files above this size are refused before being read whole (a real save is a few KiB)."""
 MAX_ACTIONS: Final = 4000
 """Far above the longest possible game; bounds the work a hostile file can ask for."""
+MAX_LINES: Final = 3000
+"""Lines of a shared table's journal a save keeps (:class:`TableLine`): far more than an
+evening's chat and notes, and few enough that the longest lines stay well inside
+:data:`MAX_FILE_BYTES`."""
+MAX_LINE_TEXT: Final = 400
+"""Characters of one such line (a line of chat has at most 200; a note, a sentence)."""
 MAX_SEED: Final = 2**63 - 1
 MAX_CARDS_TEXT: Final = 20_000
 """Characters of a recorded cards file (the built-in one has about 1,100)."""
@@ -42,6 +50,7 @@ EARLIEST: Final = datetime(1, 1, 2, tzinfo=UTC)
 LATEST: Final = datetime(9999, 12, 30, tzinfo=UTC)
 """Times in a save are brought into this range (a day inside what ``datetime`` holds), so
 converting one to any time zone can never overflow."""
+LATEST_SECONDS: Final = LATEST.timestamp()
 
 _PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
 """No control characters: names and titles are printed on a terminal, where a hostile
@@ -71,14 +80,23 @@ class TableLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
     said ``text``) or a note in words ("ann took back their last action.")."""
 
     seq: Annotated[int, msgspec.Meta(ge=0, le=MAX_ACTIONS)]
-    """How many actions had been played when it was said."""
-    at: float
-    """When (Unix seconds)."""
-    text: Annotated[str, msgspec.Meta(max_length=400, pattern=_PRINTABLE)]
+    """How many actions had been played when it was said: it shows after that many."""
+    at: Annotated[float, msgspec.Meta(ge=0, le=LATEST_SECONDS)]
+    """When (Unix seconds; within what a clock can show)."""
+    text: Annotated[str, msgspec.Meta(max_length=MAX_LINE_TEXT, pattern=_PRINTABLE)]
     name: PlayerName | None = None
     """The sayer of a line of chat; None for a note."""
     spectator: bool = False
     """Said by someone watching the table, not playing at it."""
+
+
+def places(lines: Sequence[TableLine], actions: int) -> list[int]:
+    """After how many of the game's ``actions`` each of ``lines`` (in the journal's order)
+    shows: its ``seq`` (a line with seq k after the k-th action), yet never after a line
+    said later (a line said before an undo shows before the undo's note, although it was
+    said with one more action on the board), and never past the last action."""
+    backwards = accumulate(reversed(lines), lambda low, line: min(low, line.seq), initial=actions)
+    return list(reversed(list(backwards)[1:]))
 
 
 class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -100,6 +118,14 @@ class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_def
     """What chance decided at setup, when the seed must not say it: a game exported from a
     shared table (its seed would deal the real order of the parcels not yet dealt, which
     nobody at the table knew). None: the deal comes from ``seed``."""
+    lines: Annotated[list[TableLine], msgspec.Meta(max_length=MAX_LINES)] = []
+    """A shared table's journal as its players saw it (chat and notes, in the journal's
+    order), kept by an export so that the replay shows them where they were said; empty
+    for a game played here."""
+    standins: Annotated[list[Level | None], msgspec.Meta(max_length=MAX_ACTIONS)] = []
+    """For each action, the computer level that made it standing in for the seat's player
+    at a shared table (None: the seat's own player or computer); empty when none did,
+    else exactly as long as ``actions``."""
 
 
 class Header(msgspec.Struct):
@@ -197,6 +223,7 @@ def _decode_current(path: Path, data: bytes) -> SaveFile:
     save = _decode(path, data, SaveFile)
     try:
         check_texts(save)
+        check_standins(save)
     except ValueError as exc:
         raise load_error(path, str(exc)) from None
     return msgspec.structs.replace(
@@ -239,11 +266,24 @@ def safe_time(when: datetime) -> datetime:
 
 
 def check_texts(save: SaveFile) -> None:
-    """Raise ``ValueError`` if a player's name or the title holds a character that does
-    not show as itself (see :mod:`saves.text`)."""
+    """Raise ``ValueError`` if a player's name, the title or a line of the table's journal
+    holds a character that does not show as itself (see :mod:`saves.text`)."""
     check_text(save.title, "the title")
     for number, seat in enumerate(save.players, start=1):
         check_text(seat.name, f"the name of player {number}")
+    for number, line in enumerate(save.lines, start=1):
+        check_text(line.text, f"line {number} of the table's journal")
+        if line.name is not None:
+            check_text(line.name, f"the sayer of line {number} of the table's journal")
+
+
+def check_standins(save: SaveFile) -> None:
+    """Raise ``ValueError`` unless the stand-ins are absent or one for each action."""
+    count, actions = len(save.standins), len(save.actions)
+    if count and count != actions:
+        raise ValueError(
+            f"its stand-ins do not match its actions ({count} stand-ins for {actions} actions)"
+        )
 
 
 def check_new(save: SaveFile) -> None:
@@ -254,6 +294,7 @@ def check_new(save: SaveFile) -> None:
     except msgspec.ValidationError as exc:
         raise ValueError(f"this game cannot be saved: {lower_first(tame(str(exc)))}") from None
     check_texts(save)
+    check_standins(save)
     check_save(save)
 
 
@@ -286,16 +327,20 @@ def check_seat(seat: SeatConfig) -> None:
 __all__ = [
     "FORMAT",
     "MAX_FILE_BYTES",
+    "MAX_LINES",
     "VERSION",
     "Header",
     "SaveError",
     "SaveFile",
     "SeatConfig",
+    "TableLine",
     "check_new",
     "check_save",
     "check_seat",
+    "check_standins",
     "check_texts",
     "decode",
     "encode",
+    "places",
     "safe_time",
 ]

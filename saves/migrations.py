@@ -81,5 +81,11 @@ def _v1_to_v2(path: Path, old: dict[str, Any]) -> dict[str, Any]:
     return {**old, "version": 2}
 
 
-_STEPS: list[Migration] = [_v0_to_v1, _v1_to_v2]
+def _v2_to_v3(path: Path, old: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 adds ``lines`` and ``standins`` (a shared table's journal, kept by its
+    export); a game saved before has none."""
+    return {**old, "version": 3}
+
+
+_STEPS: list[Migration] = [_v0_to_v1, _v1_to_v2, _v2_to_v3]
 """``_STEPS[n - OLDEST_VERSION]`` turns version n into n + 1."""

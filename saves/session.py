@@ -27,10 +27,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import core
+from core.levels import Level
 from saves import lock
 from saves.atomic import Exists, write_atomically
 from saves.errors import GameOpenElsewhere, ReadOnly, SaveError, TakenOver, write_error
-from saves.format import FORMAT, VERSION, SaveFile, SeatConfig, check_new, encode
+from saves.format import (
+    FORMAT,
+    VERSION,
+    SaveFile,
+    SeatConfig,
+    TableLine,
+    check_new,
+    encode,
+    places,
+)
 from saves.names import auto_name, check_name, save_path
 from saves.replay import deck_of
 
@@ -88,7 +98,8 @@ class Session:
         self._hold = _Hold(claim)
         weakref.finalize(self, self._hold.release)
         self._taken: TakenOver | None = None
-        self._redo: list[list[core.Action]] = []
+        self._redo: list[tuple[list[core.Action], int]] = []
+        """What each undo took back, and how many of the table's actions there were."""
         self._take_file(save, states, file_key)
 
     def _take_file(
@@ -109,6 +120,15 @@ class Session:
         self._states = states
         self._on_disk: list[core.Action] = list(save.actions)
         self._file_key = file_key
+        self._table_lines = list(
+            zip(places(save.lines, len(save.actions)), save.lines, strict=True)
+        )
+        """The table's lines, each with the number of actions it shows after."""
+        self._table_standins: list[Level | None] = list(save.standins)
+        self._table_actions = len(save.actions)
+        """How many of the first actions are still the ones the table's lines and
+        stand-ins speak of (an exported shared game): an undo past them takes them back
+        with it; the moves played here have none."""
 
     # ------------------------------------------------------------ starting
 
@@ -261,6 +281,23 @@ class Session:
         """The computer level of ``seat``, None for a human."""
         return self.seats[seat].level
 
+    @property
+    def lines(self) -> list[TableLine]:
+        """A shared table's journal as its players saw it (an exported game; empty for a
+        game played here), but for those said after an action taken back here."""
+        kept = self._table_actions
+        return [line for place, line in self._table_lines if place <= kept]
+
+    @property
+    def standins(self) -> list[Level | None]:
+        """For each action, the computer that made it standing in for its player at a
+        shared table (None for the rest, and every move played here); empty when none
+        did."""
+        made = self._table_standins[: self._table_actions]
+        if not any(made):
+            return []
+        return made + [None] * (len(self.actions) - len(made))
+
     def states(self) -> list[core.GameState]:
         """The state before each action, then the current one (``len(actions) + 1``)."""
         return list(self._states)
@@ -317,9 +354,10 @@ class Session:
             return
 
         def take_back() -> None:
-            self._redo.append(self.actions[start:])
+            self._redo.append((self.actions[start:], self._table_actions))
             del self.actions[start:]
             del self._states[start + 1 :]
+            self._table_actions = min(self._table_actions, start)
 
         self._commit(take_back)
 
@@ -334,7 +372,8 @@ class Session:
             return
 
         def play_again() -> None:
-            for action in self._redo.pop():
+            actions, self._table_actions = self._redo.pop()
+            for action in actions:
                 self._push(action, core.apply_action(self.state, action))
 
         self._commit(play_again)
@@ -355,6 +394,8 @@ class Session:
             updated=self.updated,
             deal=self.deal,
             cards=self.cards,
+            lines=self.lines,
+            standins=self.standins,
         )
 
     def save(self) -> None:

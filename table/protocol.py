@@ -305,13 +305,9 @@ class Lobby(_Message, frozen=True, tag="lobby"):
 class Snapshot(_Message, frozen=True, tag="snapshot"):
     """The whole public history of a table: ``start`` then ``actions``; ``seats_here`` are
     the seats this connection decides for (empty when watching); ``journal`` is the
-    table's journal so far (:mod:`table.journal`), in its order, less the oldest lines of
-    chat beyond the last :data:`CHAT_KEPT` (never another entry: a move's stand-in mark,
-    an undo, a pause stay however much was said); ``first`` is how many entries were so
-    left out. The table's journal thus has ``first + len(journal)`` entries, and the next
-    :class:`Told` is numbered that (entries are numbered by their place in the table's
-    journal, so one left out from the middle has no place in this one: only the count
-    is kept)."""
+    table's journal so far (:mod:`table.journal`) less its oldest lines of chat beyond
+    :data:`CHAT_KEPT` (never another entry), and ``first`` how many were so left out: the
+    table's has ``first + len(journal)`` entries, the next Told's ``n`` (a count only)."""
 
     ref: int
     table: TableInfo
@@ -326,11 +322,8 @@ class Told(_Message, frozen=True, tag="told"):
     """``entries`` were added to the journal of table ``table.id``, the first as entry
     number ``n``; ``table`` is how it stands after them. When they hold a move,
     ``state`` is the public position after it and ``events`` what it did in words (an
-    undo's entry leaves the client to drop the last action and position itself).
-    ``ref`` answers the request that made the change (0: news of another's). A Told
-    may hold no entry: the table changed in a way no log says (a player's first
-    arrival), or a request changed nothing (a seat handed to the computer already
-    playing it: then only its sender is told); ``n`` is then the next entry's number."""
+    undo's entry: the client drops the last action and position itself). ``ref`` answers
+    the request (0: another's news); no entry: a change no log says, or none (sender only)."""
 
     ref: int
     table: TableInfo

@@ -14,53 +14,42 @@ player instead of binding a key (a code is for a key or for a browser, whichever
 first), and :meth:`Players.web_player` says whose a token is while it lasts
 (:data:`WEB_SESSION_DAYS`). Removing a player ends their web sessions too.
 
-The keys, invitations and web sessions live in the table server's own store (tables.db,
-schemas 8 and 9 of :data:`table.store.MIGRATIONS`), written through a connection of their
-own with a busy timeout: the host runs ``mykerinos players`` and ``mykerinos invite``
-whether or not the server runs. Codes and tokens are stored as their SHA-256 only. Nothing
-here reads the clock unless no time is passed in; every error is a :class:`PlayersError`
-whose ``str`` is one sentence a host can read, quoting the input safely.
+The keys, invitations and web sessions live in the table server's own store (tables.db),
+read and written through :class:`table.store.PlayerStore`, which holds every SQL statement
+about them and waits for the running server's writes: the host runs ``mykerinos players``
+and ``mykerinos invite`` whether or not the server runs. This module says what the rows
+mean. Codes and tokens are stored as their SHA-256 only. Nothing here reads the clock
+unless no time is passed in; every mistake is a :class:`PlayersError` whose ``str`` is one
+sentence a host can read, quoting the input safely (a store that fails under us, a full
+disk, is a :class:`table.store.StoreError`).
 
-Edges: this module parses public keys (the OpenSSH one-line form) and checks their
-structure; it does not verify signatures, which is the SSH library's job at the door.
+Public keys themselves (their OpenSSH line, structure and fingerprint) are
+:mod:`table.host.keys`.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import builtins
 import hashlib
 import secrets
-import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Final
 
-from saves.text import check_player_name, printable, quoted, shown
-from table.store import StoreError, TableStore
+from saves.text import check_player_name, printable, shown
+from table.host.keys import MAX_KEYS_TEXT as MAX_KEYS_TEXT
+from table.host.keys import Key as Key
+from table.host.keys import PlayersError as PlayersError
+from table.host.keys import fingerprint as fingerprint
+from table.host.keys import key_line
+from table.host.keys import parse_keys as parse_keys
+from table.store import BUSY_TIMEOUT, KeyRow, PlayerStore, StoreBusy, StoreError
 
 # ---------------------------------------------------------------- constants
-
-KEY_TYPES: Final = (
-    "ssh-ed25519",
-    "ecdsa-sha2-nistp256",
-    "ecdsa-sha2-nistp384",
-    "ecdsa-sha2-nistp521",
-    "ssh-rsa",
-)
-"""The public key types a player may use (the line's first word, and the blob's own)."""
-ECDSA_POINT_BYTES: Final = {"nistp256": 65, "nistp384": 97, "nistp521": 133}
-"""An uncompressed curve point's length (0x04, then x and y), per curve."""
-ED25519_KEY_BYTES: Final = 32
-MIN_RSA_BITS: Final = 2048
-"""Shorter RSA keys are refused: this door faces the internet."""
-MAX_KEY_LINE: Final = 8192
-"""Characters of one key line (a 16384-bit RSA key is about 2,800)."""
-MAX_KEYS_TEXT: Final = 256 * 1024
-"""Characters of a key file."""
 
 CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """No 0/O, 1/I/L: a code read aloud or copied by hand is not mistaken."""
@@ -70,8 +59,6 @@ CODE_GROUP_LENGTH: Final = 4
 DEFAULT_DAYS: Final = 7
 MAX_DAYS: Final = 365
 DAY: Final = 86400.0
-BUSY_TIMEOUT: Final = 5.0
-"""Seconds to wait for the running server's write to end before giving up."""
 
 WEB_SESSION_DAYS: Final = 30
 """How long a browser stays signed in after redeeming an invitation."""
@@ -82,133 +69,6 @@ MAX_WEB_TOKEN: Final = 200
 WEB_USED_BY: Final = "web"
 """What an invitation redeemed by a browser has in ``used_by_key`` (a key's line
 otherwise)."""
-
-
-class PlayersError(ValueError):
-    """A key, a name or a code that cannot be used; ``str`` is a sentence saying why."""
-
-
-# ---------------------------------------------------------------- keys
-
-
-@dataclass(frozen=True)
-class Key:
-    """A player's public key: ``line`` is its OpenSSH form without the comment
-    (``ssh-ed25519 AAAA…``), ``fingerprint`` as ``ssh-keygen -l`` prints it
-    (``SHA256:…``), ``added`` when it was added (a ``time.time()``)."""
-
-    line: str
-    fingerprint: str
-    comment: str = ""
-    added: float = 0.0
-
-    @property
-    def kind(self) -> str:
-        """The key's type (``ssh-ed25519``…)."""
-        return self.line.split(" ", 1)[0]
-
-    @property
-    def blob(self) -> bytes:
-        """The key in the SSH wire format (what a client presents)."""
-        return base64.b64decode(self.line.split(" ", 1)[1])
-
-    @classmethod
-    def parse(cls, line: str, added: float = 0.0) -> Key:
-        """The key of one OpenSSH public key line (``TYPE BASE64 [COMMENT]``); raises
-        :class:`PlayersError` saying what is wrong with it."""
-        if len(line) > MAX_KEY_LINE:
-            raise PlayersError(f"a key line is longer than {MAX_KEY_LINE} characters")
-        words = line.strip().split(None, 2)
-        if len(words) < 2:
-            raise PlayersError(f"{quoted(line.strip())} is not a key line (TYPE BASE64 COMMENT)")
-        kind, encoded = words[0], words[1]
-        if kind not in KEY_TYPES:
-            raise PlayersError(
-                f"{quoted(kind)} is not a key type a player may use ({', '.join(KEY_TYPES)})"
-            )
-        try:
-            blob = base64.b64decode(encoded, validate=True)
-        except (binascii.Error, ValueError):
-            raise PlayersError(f"the {kind} key is not valid base64") from None
-        check_blob(blob, kind)
-        comment = words[2].strip() if len(words) > 2 else ""
-        return cls(key_line(blob), fingerprint(blob), comment, added)
-
-    def __str__(self) -> str:
-        return f"{self.line} {self.comment}" if self.comment else self.line
-
-
-def parse_keys(text: str, added: float = 0.0) -> list[Key]:
-    """The keys of an OpenSSH public key file: one per line; blank lines and lines
-    starting with ``#`` are skipped. Raises :class:`PlayersError` naming the first bad
-    line, or when there is no key at all."""
-    if len(text) > MAX_KEYS_TEXT:
-        raise PlayersError(f"the key file is longer than {MAX_KEYS_TEXT} characters")
-    keys: list[Key] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            keys.append(Key.parse(line, added))
-        except PlayersError as exc:
-            raise PlayersError(f"line {number}: {exc}") from None
-    if not keys:
-        raise PlayersError("no public key found (an OpenSSH .pub file has lines ssh-ed25519 …)")
-    return keys
-
-
-def key_line(blob: bytes) -> str:
-    """The OpenSSH line of a key's wire blob, without a comment (checked: raises
-    :class:`PlayersError`)."""
-    kind = _fields(blob)[0].decode("ascii", "replace")
-    check_blob(blob, kind)
-    return f"{kind} {base64.b64encode(blob).decode('ascii')}"
-
-
-def fingerprint(blob: bytes) -> str:
-    """``SHA256:`` and the key's SHA-256 in unpadded base64, as OpenSSH prints it."""
-    digest = base64.b64encode(hashlib.sha256(blob).digest()).decode("ascii").rstrip("=")
-    return f"SHA256:{digest}"
-
-
-def check_blob(blob: bytes, kind: str) -> None:
-    """Raise :class:`PlayersError` unless ``blob`` is a well-formed public key of
-    ``kind`` (its own type string equal to ``kind``, its fields of the right sizes)."""
-    fields = _fields(blob)
-    own = fields[0].decode("ascii", "replace")
-    if own != kind:
-        raise PlayersError(f"the key says it is {quoted(own)}, its line says {kind}")
-    if kind == "ssh-ed25519":
-        if len(fields) != 2 or len(fields[1]) != ED25519_KEY_BYTES:
-            raise PlayersError("the ssh-ed25519 key is not 32 bytes")
-    elif kind.startswith("ecdsa-sha2-"):
-        curve = kind.removeprefix("ecdsa-sha2-")
-        if len(fields) != 3 or fields[1] != curve.encode():
-            raise PlayersError(f"the {kind} key is not on the curve {curve}")
-        if len(fields[2]) != ECDSA_POINT_BYTES[curve] or fields[2][:1] != b"\x04":
-            raise PlayersError(f"the {kind} key's point is not a {curve} point")
-    elif kind == "ssh-rsa":
-        if len(fields) != 3:
-            raise PlayersError("the ssh-rsa key does not have an exponent and a modulus")
-        bits = int.from_bytes(fields[2], "big").bit_length()
-        if bits < MIN_RSA_BITS:
-            raise PlayersError(f"the ssh-rsa key has {bits} bits (at least {MIN_RSA_BITS})")
-    else:
-        raise PlayersError(f"{quoted(kind)} is not a key type a player may use")
-
-
-def _fields(blob: bytes) -> list[bytes]:
-    """The length-prefixed strings of an SSH wire blob, all of it."""
-    fields, at = [], 0
-    while at < len(blob):
-        size = int.from_bytes(blob[at : at + 4], "big")
-        if at + 4 + size > len(blob):
-            raise PlayersError("the key's bytes are cut short (not an SSH public key)")
-        fields.append(blob[at + 4 : at + 4 + size])
-        at += 4 + size
-    if not fields:
-        raise PlayersError("the key is empty")
-    return fields
 
 
 # ---------------------------------------------------------------- codes
@@ -240,7 +100,7 @@ def when(moment: float) -> str:
     return datetime.fromtimestamp(moment).astimezone().strftime("%Y-%m-%d %H:%M %Z")
 
 
-# ---------------------------------------------------------------- the store
+# ---------------------------------------------------------------- the players
 
 
 @dataclass(frozen=True)
@@ -270,18 +130,13 @@ class Players:
         if not path.parent.exists():
             path.parent.mkdir(parents=True, mode=0o700)
         try:
-            TableStore(path).close()  # brings the schema up to date, the one way
-            self.db = sqlite3.connect(
-                path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
-            )
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-        except (StoreError, sqlite3.DatabaseError, OSError) as exc:
+            self.store = PlayerStore(path, busy_timeout=BUSY_TIMEOUT)
+        except (StoreError, OSError) as exc:
             raise PlayersError(printable(str(exc))) from None
         self.path = path
 
     def close(self) -> None:
-        self.db.close()
+        self.store.close()
 
     def __enter__(self) -> Players:
         return self
@@ -299,10 +154,10 @@ class Players:
         keys = list({key.line: key for key in parse_keys(keys_text, _now(now))}.values())
         with self._transaction():
             for key in keys:
-                owner = self._owner(key.line)
+                owner = self.store.key_owner(key.line)
                 if owner is not None and owner != name:
                     raise PlayersError(f"the key {key.fingerprint} is already {shown(owner)}'s")
-                self._insert(name, key)
+                self.store.add_key(_row(name, key))
         return keys
 
     def remove(
@@ -314,32 +169,20 @@ class Players:
         ended (expired ones go too, uncounted; none ends when one key is named)."""
         name = checked_name(name)
         now = _now(now)
+        wanted = None if key_or_fingerprint is None else _lookup(key_or_fingerprint)
         with self._transaction():
-            if key_or_fingerprint is None:
-                self.db.execute(
-                    "DELETE FROM invitations WHERE name = ? AND used_at IS NULL", (name,)
-                )
-                gone = self.db.execute("DELETE FROM player_keys WHERE name = ?", (name,))
-                (live,) = self.db.execute(
-                    "SELECT COUNT(*) FROM web_sessions WHERE name = ? AND expires > ?",
-                    (name, now),
-                ).fetchone()
-                self.db.execute("DELETE FROM web_sessions WHERE name = ?", (name,))
-                return Removed(gone.rowcount, int(live))
-            wanted = _lookup(key_or_fingerprint)
-            gone = self.db.execute(
-                "DELETE FROM player_keys WHERE name = ? AND (key = ? OR fingerprint = ?)",
-                (name, wanted, wanted),
-            )
-            return Removed(gone.rowcount, 0)
+            if wanted is not None:
+                return Removed(self.store.remove_key(name, wanted), 0)
+            self.store.remove_unused_invitations(name)
+            keys = self.store.remove_keys(name)
+            return Removed(keys, self.store.end_web_sessions(name, now))
 
     def list(self) -> builtins.list[tuple[str, builtins.list[Key]]]:
         """Every player who has a key, by name, with their keys, oldest first."""
         players: dict[str, list[Key]] = {}
-        for name, line, fingerprint_, comment, added in self.db.execute(
-            "SELECT name, key, fingerprint, comment, added FROM player_keys ORDER BY name, added"
-        ):
-            players.setdefault(name, []).append(Key(line, fingerprint_, comment, added))
+        for row in self.store.player_keys():
+            key = Key(row.line, row.fingerprint, row.comment, row.added)
+            players.setdefault(row.name, []).append(key)
         return list(players.items())
 
     def player_of(self, key: str | bytes) -> str | None:
@@ -349,7 +192,7 @@ class Players:
             line = key_line(key) if isinstance(key, bytes) else Key.parse(key).line
         except PlayersError:
             return None
-        return self._owner(line)
+        return self.store.key_owner(line)
 
     # ---------------------------------------------------------------- invitations
 
@@ -362,10 +205,7 @@ class Players:
         now = _now(now)
         code = new_code()
         with self._transaction():
-            self.db.execute(
-                "INSERT INTO invitations (code_hash, name, created, expires) VALUES (?, ?, ?, ?)",
-                (code_hash(code), name, now, now + days * DAY),
-            )
+            self.store.add_invitation(code_hash(code), name, now, now + days * DAY)
         return code
 
     def redeem(self, code: str, key: str | bytes, now: float | None = None) -> str:
@@ -377,18 +217,14 @@ class Players:
         parsed = _key_of(key, now)
         with self._transaction():
             name = self._use_code(code, now, parsed.line)
-            self._insert(name, parsed)
+            self.store.add_key(_row(name, parsed))
         return name
 
     def invitations(self, now: float | None = None) -> builtins.list[Invitation]:
         """The invitations neither used nor expired, oldest first."""
         return [
-            Invitation(*row)
-            for row in self.db.execute(
-                "SELECT name, created, expires FROM invitations "
-                "WHERE used_at IS NULL AND expires > ? ORDER BY created",
-                (_now(now),),
-            )
+            Invitation(row.name, row.created, row.expires)
+            for row in self.store.open_invitations(_now(now))
         ]
 
     # ---------------------------------------------------------------- web sessions
@@ -403,12 +239,9 @@ class Players:
         now = _now(now)
         token = secrets.token_urlsafe(WEB_TOKEN_BYTES)
         with self._transaction():
-            self.db.execute("DELETE FROM web_sessions WHERE expires <= ?", (now,))
+            self.store.remove_expired_web_sessions(now)
             name = self._use_code(code, now, None)
-            self.db.execute(
-                "INSERT INTO web_sessions (token_hash, name, created, expires) VALUES (?, ?, ?, ?)",
-                (token_hash(token), name, now, now + WEB_SESSION_DAYS * DAY),
-            )
+            self.store.add_web_session(token_hash(token), name, now, now + WEB_SESSION_DAYS * DAY)
         return name, token
 
     def web_player(self, token: str, now: float | None = None) -> str | None:
@@ -417,11 +250,7 @@ class Players:
         store)."""
         if not token or len(token) > MAX_WEB_TOKEN:
             return None
-        row = self.db.execute(
-            "SELECT name FROM web_sessions WHERE token_hash = ? AND expires > ?",
-            (token_hash(token), _now(now)),
-        ).fetchone()
-        return None if row is None else str(row[0])
+        return self.store.web_session_player(token_hash(token), _now(now))
 
     def end_web_session(self, token: str) -> None:
         """Sign the browser of ``token`` out: its session ends at once. A token that is
@@ -429,18 +258,11 @@ class Players:
         if not token or len(token) > MAX_WEB_TOKEN:
             return
         with self._transaction():
-            self.db.execute("DELETE FROM web_sessions WHERE token_hash = ?", (token_hash(token),))
+            self.store.end_web_session(token_hash(token))
 
     def web_sessions(self, now: float | None = None) -> builtins.list[tuple[str, int]]:
         """The players who have web sessions not expired, by name, with how many."""
-        return [
-            (str(name), int(count))
-            for name, count in self.db.execute(
-                "SELECT name, COUNT(*) FROM web_sessions WHERE expires > ? "
-                "GROUP BY name ORDER BY name",
-                (_now(now),),
-            )
-        ]
+        return self.store.web_sessions(_now(now))
 
     # ---------------------------------------------------------------- helpers
 
@@ -449,64 +271,34 @@ class Players:
         :data:`WEB_USED_BY`) and return its player's name; raises :class:`PlayersError`
         when it is unknown, used or expired, or when ``key`` is someone else's. Call it
         inside :meth:`_transaction`, so that a failure further on leaves it unused."""
-        row = self.db.execute(
-            "SELECT name, expires, used_at FROM invitations WHERE code_hash = ?",
-            (code_hash(code),),
-        ).fetchone()
-        if row is None:
+        hashed = code_hash(code)
+        invitation = self.store.invitation(hashed)
+        if invitation is None:
             raise PlayersError("this is not an invitation code of this server")
-        name, expires, used_at = row
-        if used_at is not None:
-            raise PlayersError(f"this invitation was already used on {when(used_at)}")
-        if now >= expires:
-            raise PlayersError(f"this invitation expired on {when(expires)}")
+        if invitation.used_at is not None:
+            raise PlayersError(f"this invitation was already used on {when(invitation.used_at)}")
+        if now >= invitation.expires:
+            raise PlayersError(f"this invitation expired on {when(invitation.expires)}")
         if key is not None:
-            owner = self._owner(key)
-            if owner is not None and owner != name:
+            owner = self.store.key_owner(key)
+            if owner is not None and owner != invitation.name:
                 raise PlayersError(f"this key is already {shown(owner)}'s")
-        used = self.db.execute(
-            "UPDATE invitations SET used_at = ?, used_by_key = ? "
-            "WHERE code_hash = ? AND used_at IS NULL",
-            (now, WEB_USED_BY if key is None else key, code_hash(code)),
-        )
-        if used.rowcount != 1:  # cannot happen under the write lock; never use it twice
+        used_by = WEB_USED_BY if key is None else key
+        if not self.store.use_invitation(hashed, now, used_by):
+            # cannot happen under the write lock; never use it twice
             raise PlayersError("this invitation was just used by someone else")
-        return str(name)
+        return invitation.name
 
-    def _owner(self, line: str) -> str | None:
-        row = self.db.execute("SELECT name FROM player_keys WHERE key = ?", (line,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def _insert(self, name: str, key: Key) -> None:
-        self.db.execute(
-            "INSERT OR IGNORE INTO player_keys (key, name, fingerprint, comment, added) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (key.line, name, key.fingerprint, key.comment, key.added),
-        )
-
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
-
-
-class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any exception: the write lock
-    is taken first, so two doors redeeming one code are served one after the other.
-    A store kept busy past the timeout is a :class:`PlayersError`."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """The store's transaction (the write lock first, so two doors redeeming one code
+        are served one after the other); a store kept busy past the timeout is a
+        :class:`PlayersError`."""
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
+            with self.store.transaction():
+                yield
+        except StoreBusy as exc:
             raise PlayersError(f"the store is busy ({exc}); try again") from None
-
-    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        if kind is None:
-            self.db.execute("COMMIT")
-        elif self.db.in_transaction:
-            self.db.execute("ROLLBACK")
 
 
 def checked_name(name: str) -> str:
@@ -523,6 +315,11 @@ def _lookup(key_or_fingerprint: str) -> str:
     if text.startswith("SHA256:"):
         return text
     return Key.parse(text).line
+
+
+def _row(name: str, key: Key) -> KeyRow:
+    """What the store keeps of ``name``'s ``key``."""
+    return KeyRow(name, key.line, key.fingerprint, key.comment, key.added)
 
 
 def _key_of(key: str | bytes, now: float) -> Key:

@@ -16,7 +16,6 @@ import contextlib
 import os
 import pwd
 import socket
-import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import NoReturn
 
 from saves.text import printable, shown
 from table.host.players import DEFAULT_DAYS, MAX_KEYS_TEXT, Key, Players, PlayersError, when
+from table.store import StoreError
 
 DEFAULT_SSH_PORT = 2222
 """The SSH door's port in the invitation's hint until a door has opened on this store."""
@@ -89,7 +89,7 @@ def main(argv: Sequence[str]) -> int:
         os.dup2(quiet, sys.stdout.fileno())  # nor a second complaint at exit
         os.close(quiet)
         return 0
-    except (sqlite3.Error, OSError) as exc:  # the store failed under us (a full disk…)
+    except (StoreError, OSError) as exc:  # the store failed under us (a full disk…)
         print(f"{prog}: the store failed: {printable(str(exc))}", file=sys.stderr)
         return 1
 

@@ -2,9 +2,10 @@
 host's players, keys and web sessions, in one SQLite file behind this package's classes.
 
 Every SQL statement of the server lives here (:mod:`table.store.tables` for the tables,
-:mod:`table.store.schema` for the schema and its migrations), so moving the store to
-another database is one package. :mod:`table.store.changes` holds what a table is as
-stored and the changes a server makes to it.
+:mod:`table.store.schema` for the schema and its migrations; the players', keys' and web
+sessions' in :mod:`table.store.players`), so moving the store to another database is one
+package. :mod:`table.store.changes` holds what a table is as stored and the changes a
+server makes to it.
 """
 
 from table.store.changes import (
@@ -20,21 +21,33 @@ from table.store.changes import (
     TableRow,
     Truncate,
 )
+from table.store.players import (
+    BUSY_TIMEOUT,
+    InvitationRow,
+    KeyRow,
+    PlayerStore,
+    StoreBusy,
+)
 from table.store.schema import MIGRATIONS, StoreError
 from table.store.tables import Damaged, TableStore
 
 __all__ = [
+    "BUSY_TIMEOUT",
     "MIGRATIONS",
     "Append",
     "Change",
     "Damaged",
     "Finished",
+    "InvitationRow",
+    "KeyRow",
     "Noted",
     "Paused",
+    "PlayerStore",
     "Resumed",
     "SeatRow",
     "SitDown",
     "StandIn",
+    "StoreBusy",
     "StoreError",
     "TableRow",
     "TableStore",

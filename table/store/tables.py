@@ -47,6 +47,8 @@ from table.store.changes import (
 )
 from table.store.schema import StoreError, migrate, rollback
 
+__all__ = ["Damaged", "StoreError", "TableStore"]
+
 _ACTION = msgspec.json.Encoder()
 _ACTION_OF: msgspec.json.Decoder[core.Action] = msgspec.json.Decoder(core.Action)
 _UNREADABLE = (sqlite3.DatabaseError, msgspec.MsgspecError, ValueError)

@@ -213,6 +213,19 @@ def _version_0(moves: list[object]) -> Maker:
     return _raw(_dumps({**document, "moves": moves, "saved": "2025-01-01T00:00:00Z"}))
 
 
+def _line(text: str = "good game", **fields: object) -> dict[str, object]:
+    """A line of a shared table's journal as a save keeps it (a note, or chat with a name)."""
+    return {"seq": 2, "at": 1767268800.0, "text": text, **fields}
+
+
+def _lines(*lines: dict[str, object]) -> Maker:
+    return _set("lines", list(lines))
+
+
+def _standins(count: int, level: object = "normal") -> Maker:
+    return _set("standins", [level] + [None] * (count - 1))
+
+
 def _timestamp(value: object) -> Maker:
     return _edit(lambda d: d.update(created=value, updated=value))
 
@@ -313,6 +326,23 @@ CASES: list[Case] = [
     Case("escaped-nul-in-title", _set("title", "A\x00B"), "$.title"),
     Case("rtl-override-in-title", _set("title", "Ann\u202e"), "the title contains U+202E"),
     Case("huge-title", _set("title", "T" * 1_000_000), "$.title"),
+    # a shared table's journal (lines and stand-ins of an exported game)
+    Case("lines-not-list", _set("lines", "ann: hi"), "$.lines"),
+    Case("line-not-object", _lines("hi"), "$.lines[0]"),  # type: ignore[arg-type]
+    Case("escape-in-line", _lines(_line("\x1b[2J\x1b]0;pwned\x07hi")), "$.lines[0].text"),
+    Case("escape-in-sayer", _lines(_line(name="A\x1b[31m")), "$.lines[0].name"),
+    Case("rtl-override-in-line", _lines(_line(), _line("gg\u202eolleh")), "line 2 of the"),
+    Case("rtl-override-in-sayer", _lines(_line(name="Ann\u202e")), "the sayer of line 1"),
+    Case("huge-line", _lines(_line("x" * 100_000)), "$.lines[0].text"),
+    Case("too-many-lines", _set("lines", [_line()] * 3001), "$.lines"),
+    Case("line-before-the-game", _lines(_line(seq=-1)), "$.lines[0].seq"),
+    Case("line-past-any-game", _lines(_line(seq=10**9)), "$.lines[0].seq"),
+    Case("line-at-no-time", _lines(_line(at=1e300)), "$.lines[0].at"),
+    Case("unknown-line-field", _lines(_line(colour="red")), "`colour`"),
+    Case("standins-too-few", _standins(5), "5 stand-ins for 12 actions"),
+    Case("standins-too-many", _standins(13), "13 stand-ins for 12 actions"),
+    Case("standin-unknown-level", _standins(12, "god"), "$.standins[0]"),
+    Case("standin-markup", _standins(12, "[/]"), "$.standins[0]"),
     # times
     Case("bad-time", _set("updated", "last tuesday"), "$.updated"),
     Case("time-is-number", _set("updated", 1767268800), "$.updated"),
@@ -357,6 +387,16 @@ CASES: list[Case] = [
     Case("markup-in-names", _names("[/]", "[bold]Bob", "[@click=app.quit]x[/]"), None),
     Case("emoji-and-scripts-in-names", _names("👩\u200d🚀 Ann", "Zoë محمد", "李 क्षि"), None),
     Case("utf8-bom", _raw(lambda: b"\xef\xbb\xbf" + good_bytes()), None),
+    Case(
+        "markup-in-lines",
+        _lines(
+            _line("[/] [bold]x [link=file:///etc/passwd]y[/link]", name="[/]", spectator=True),
+            _line("[@click=app.quit]x[/]", seq=0),
+            _line("late", seq=3000),
+        ),
+        None,
+    ),
+    Case("standins-all-along", _standins(12, "hard"), None),
     Case("times-without-zone", _timestamp("2026-01-01T10:00:00"), None),
     Case("time-in-year-1", _timestamp("0001-01-01T00:00:00Z"), None),
     Case("time-in-year-9999", _timestamp("9999-12-31T23:59:59Z"), None),

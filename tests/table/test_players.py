@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import table.host.players as players_module
 from table.host.players import (
     CODE_ALPHABET,
     CODE_GROUP_LENGTH,
@@ -31,7 +32,15 @@ from table.host.players import (
     parse_keys,
     token_hash,
 )
-from table.store import MIGRATIONS, TableStore
+from table.store import (
+    MIGRATIONS,
+    InvitationRow,
+    KeyRow,
+    PlayerStore,
+    StoreBusy,
+    StoreError,
+    TableStore,
+)
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="no ssh-keygen")
 
@@ -300,7 +309,7 @@ class TestWebSessions:
         assert name == "Cat" and re.fullmatch(r"[A-Za-z0-9_-]{43}", token)
         assert players.web_player(token, now=NOW + 61) == "Cat"
         assert players.list() == [] and players.invitations(now=NOW) == []
-        used = players.db.execute("SELECT used_at, used_by_key FROM invitations").fetchall()
+        used = players.store.db.execute("SELECT used_at, used_by_key FROM invitations").fetchall()
         assert used == [(NOW + 60, "web")]
         with pytest.raises(PlayersError, match="already used on 20"):
             players.redeem(code, text(keys, "ed25519"), now=NOW + 120)
@@ -323,7 +332,7 @@ class TestWebSessions:
             players.redeem_web("AAAA-BBBB-CCCC-DDDD", now=NOW)
         with pytest.raises(PlayersError, match="expired on 20"):
             players.redeem_web(code, now=NOW + 2 * DAY)
-        assert players.db.execute("SELECT COUNT(*) FROM web_sessions").fetchone() == (0,)
+        assert players.store.db.execute("SELECT COUNT(*) FROM web_sessions").fetchone() == (0,)
         assert players.redeem_web(code.lower().replace("-", " "), now=NOW)[0] == "Cat"
 
     def test_a_session_lasts_its_days_then_is_nobodys(self, players) -> None:
@@ -340,7 +349,7 @@ class TestWebSessions:
         _, kept = players.redeem_web(players.invite("Ann", now=NOW), now=NOW + DAY)
         later = NOW + WEB_SESSION_DAYS * DAY
         players.redeem_web(players.invite("Ben", now=later), now=later)
-        names = players.db.execute("SELECT name FROM web_sessions ORDER BY name").fetchall()
+        names = players.store.db.execute("SELECT name FROM web_sessions ORDER BY name").fetchall()
         assert names == [("Ann",), ("Ben",)] and players.web_player(kept, now=later) == "Ann"
 
     def test_tokens_that_are_nobodys(self, players) -> None:
@@ -348,11 +357,11 @@ class TestWebSessions:
         MAX_WEB_TOKEN characters is not looked up at all (even when a hash of it is there)."""
         players.redeem_web(players.invite("Cat", now=NOW), now=NOW)
         long = "x" * (MAX_WEB_TOKEN + 1)
-        players.db.execute(
+        players.store.db.execute(
             "INSERT INTO web_sessions VALUES (?, 'Eve', ?, ?)", (token_hash(long), NOW, NOW + DAY)
         )
         statements: list[str] = []
-        players.db.set_trace_callback(statements.append)
+        players.store.db.set_trace_callback(statements.append)
         assert players.web_player(long, now=NOW) is None
         players.end_web_session(long)
         assert statements == []
@@ -391,7 +400,7 @@ class TestWebSessions:
         players.redeem_web(players.invite("Cat", now=NOW), now=NOW)
         later = NOW + WEB_SESSION_DAYS * DAY
         assert players.remove("Cat", now=later) == Removed(keys=0, web_sessions=0)
-        assert players.db.execute("SELECT COUNT(*) FROM web_sessions").fetchone() == (0,)
+        assert players.store.db.execute("SELECT COUNT(*) FROM web_sessions").fetchone() == (0,)
 
     def test_tokens_are_never_stored_in_clear(self, tmp_path) -> None:
         path = tmp_path / "tables.db"
@@ -469,7 +478,7 @@ class TestStore:
             db.execute("INSERT INTO tables (title, seed, created, updated) VALUES ('t', 5, 0, 0)")
         with Players(path) as players:
             assert players.list() == []
-            (version,) = players.db.execute("PRAGMA user_version").fetchone()
+            (version,) = players.store.db.execute("PRAGMA user_version").fetchone()
             assert version == len(MIGRATIONS)
         store = TableStore(path)
         try:
@@ -488,7 +497,7 @@ class TestStore:
             fresh, spent = made.invite("Cat", now=NOW), made.invite("Dan", now=NOW)
             made.redeem(spent, text(keys, "rsa"), now=NOW)
             rows = {
-                table: made.db.execute(f"SELECT * FROM {table}").fetchall()
+                table: made.store.db.execute(f"SELECT * FROM {table}").fetchall()
                 for table in ("player_keys", "invitations")
             }
         with sqlite3.connect(path) as db:
@@ -501,8 +510,8 @@ class TestStore:
             db.executemany("INSERT INTO invitations VALUES (?, ?, ?, ?, ?, ?)", rows["invitations"])
         db.close()
         with Players(path) as players:
-            (version,) = players.db.execute("PRAGMA user_version").fetchone()
-            assert version == len(MIGRATIONS) == 9
+            (version,) = players.store.db.execute("PRAGMA user_version").fetchone()
+            assert version == len(MIGRATIONS) >= 9
             assert players.player_of(text(keys, "ed25519")) == "Ann"
             assert players.player_of(text(keys, "rsa")) == "Dan"
             assert [i.name for i in players.invitations(now=NOW)] == ["Cat"]
@@ -511,7 +520,7 @@ class TestStore:
                 players.redeem_web(spent, now=NOW)
             name, token = players.redeem_web(fresh, now=NOW)
             assert name == "Cat" and players.web_player(token, now=NOW) == "Cat"
-            indexes = players.db.execute(
+            indexes = players.store.db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'web_sessions'"
             ).fetchall()
             assert ("web_sessions_by_name",) in indexes
@@ -521,3 +530,85 @@ class TestStore:
         path.write_bytes(b"not a database at all" * 100)
         with pytest.raises(PlayersError, match="cannot be the table store"):
             Players(path)
+
+    def test_a_busy_store_is_said_in_words_and_nothing_is_half_done(
+        self, tmp_path, keys, monkeypatch
+    ) -> None:
+        """Another process holding the write lock past the busy timeout: a PlayersError
+        saying so, the code still unused; once the lock is let go, the same call works."""
+        monkeypatch.setattr(players_module, "BUSY_TIMEOUT", 0.05)
+        path = tmp_path / "tables.db"
+        with Players(path) as players:
+            code = players.invite("Cat", now=NOW)
+            holder = sqlite3.connect(path, isolation_level=None)
+            holder.execute("BEGIN IMMEDIATE")
+            with pytest.raises(PlayersError, match=r"^the store is busy \(.*\); try again$"):
+                players.redeem(code, text(keys, "ed25519"), now=NOW)
+            assert players.invitations(now=NOW)[0].name == "Cat"  # readers are not held
+            holder.execute("ROLLBACK")
+            holder.close()
+            assert players.redeem(code, text(keys, "ed25519"), now=NOW) == "Cat"
+
+    def test_a_store_failing_under_us_is_a_store_error(self, tmp_path, keys) -> None:
+        """Not the host's mistake, so not a PlayersError: the command says the store
+        failed; the transaction it broke is rolled back, and the next one begins."""
+        with Players(tmp_path / "tables.db") as players:
+            code = players.invite("Cat", now=NOW)
+            players.store.db.execute("DROP TABLE player_keys")
+            with pytest.raises(StoreError, match="no such table: player_keys"):
+                players.redeem(code, text(keys, "ed25519"), now=NOW)
+            assert not players.store.db.in_transaction
+            assert [i.name for i in players.invitations(now=NOW)] == ["Cat"]
+            assert players.invite("Dan", now=NOW)
+
+
+class TestPlayerStore:
+    """The store's side alone: rows in, rows out, one transaction all or nothing."""
+
+    def test_rows_round_trip(self, tmp_path) -> None:
+        store = PlayerStore(tmp_path / "tables.db")
+        try:
+            row = KeyRow("Ann", "ssh-ed25519 AAAA", "SHA256:x", "ann@home", NOW)
+            store.add_key(row)
+            store.add_key(row._replace(name="Ben"))  # kept as it was
+            assert store.player_keys() == [row] and store.key_owner(row.line) == "Ann"
+            store.add_invitation("h", "Cat", NOW, NOW + DAY)
+            assert store.invitation("h") == InvitationRow("Cat", NOW, NOW + DAY, None)
+            assert store.use_invitation("h", NOW + 1, "web")
+            assert not store.use_invitation("h", NOW + 2, "web")
+            assert store.invitation("h") == InvitationRow("Cat", NOW, NOW + DAY, NOW + 1)
+            assert store.open_invitations(NOW) == [] and store.invitation("g") is None
+            store.add_web_session("t", "Cat", NOW, NOW + DAY)
+            store.add_web_session("u", "Cat", NOW, NOW + 1)
+            assert store.web_sessions(NOW) == [("Cat", 2)]
+            assert store.web_session_player("u", NOW + 1) is None
+            assert store.end_web_sessions("Cat", NOW + 1) == 1
+            assert store.web_sessions(NOW) == []
+        finally:
+            store.close()
+
+    def test_a_transaction_is_all_or_nothing(self, tmp_path) -> None:
+        store = PlayerStore(tmp_path / "tables.db")
+        try:
+            with pytest.raises(RuntimeError), store.transaction():
+                store.add_invitation("h", "Cat", NOW, NOW + DAY)
+                raise RuntimeError("a check further on failed")
+            assert store.invitation("h") is None and not store.db.in_transaction
+            with store.transaction():
+                store.add_invitation("h", "Cat", NOW, NOW + DAY)
+            assert store.invitation("h") is not None
+        finally:
+            store.close()
+
+    def test_a_transaction_waits_its_busy_timeout_then_says_busy(self, tmp_path) -> None:
+        path = tmp_path / "tables.db"
+        store = PlayerStore(path, busy_timeout=0.05)
+        holder = sqlite3.connect(path, isolation_level=None)
+        try:
+            holder.execute("BEGIN IMMEDIATE")
+            with pytest.raises(StoreBusy), store.transaction():
+                pytest.fail("ran without the write lock")
+            assert not store.db.in_transaction
+        finally:
+            holder.close()
+            store.close()

@@ -189,7 +189,7 @@ def test_web_session_names_are_printed_escaped(tmp_path) -> None:
     db = tmp_path / "tables.db"
     with Players(db) as players:
         players.redeem_web(players.invite("Eve"))
-        players.db.execute("UPDATE web_sessions SET name = ?", ("\x1b[2JEve",))
+        players.store.db.execute("UPDATE web_sessions SET name = ?", ("\x1b[2JEve",))
     listed = mykerinos("players", "list", db=db)
     assert listed.returncode == 0 and "\x1b" not in listed.stdout
     assert listed.stdout == "\\x1b[2JEve\n  1 web session\n"
@@ -236,6 +236,18 @@ def test_a_file_that_is_not_a_store_is_one_line(tmp_path) -> None:
     db = tmp_path / "tables.db"
     db.write_bytes(b"not a database at all" * 100)
     one_line_error(mykerinos("invite", "Cat", db=db), "cannot be the table store")
+
+
+def test_a_store_failing_under_us_is_one_line_and_status_1(tmp_path) -> None:
+    """Not a mistake of the host's (status 2) but of the store: one line saying so."""
+    db = tmp_path / "tables.db"
+    with Players(db) as players:
+        players.store.db.execute("DROP TABLE player_keys")
+    listed = mykerinos("players", "list", db=db)
+    assert (listed.returncode, listed.stdout) == (1, "") and "Traceback" not in listed.stderr
+    assert listed.stderr == ("mykerinos players: the store failed: no such table: player_keys\n"), (
+        listed.stderr
+    )
 
 
 def test_names_and_comments_from_the_store_are_printed_escaped(tmp_path, keys) -> None:

@@ -114,7 +114,7 @@ async def test_a_code_signs_in_with_a_cookie_only_this_door_can_use(door: WebDoo
         token = answer.cookies["mykerinos"].value
         with Players(door.db) as players:
             assert players.web_player(token) == "Ann"
-            stored = players.db.execute("SELECT token_hash FROM web_sessions").fetchall()
+            stored = players.store.db.execute("SELECT token_hash FROM web_sessions").fetchall()
         assert token not in {row[0] for row in stored}  # kept hashed
         page = await (await http.get(door.url)).text()
         assert "textual.js" in page and 'data-session-websocket-url="ws://' in page

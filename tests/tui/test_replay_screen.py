@@ -2,7 +2,10 @@
 the status line, the region and its legend, the players' panels with their cards, the
 passing scale and the Museum, the list of actions in the log's place (issue 18 #14: the
 title was cut, Museum and cards missing, the board empty at the end, a stray cursor on
-a1). Pilot tests for the behaviour, snapshots at 80×24 and 120×40 for the layout."""
+a1). A shared table's game (issue 25) lists its journal where it happened: the chat
+between the moves it was said among, the table's notes, and the stand-in mark on each
+move a computer made for its player. Pilot tests for the behaviour, snapshots at 80×24
+and 120×40 for the layout."""
 
 from __future__ import annotations
 
@@ -13,6 +16,9 @@ from textual.widgets import OptionList, Static
 
 import core
 import saves
+from table import journal
+from table.server.export import export_save
+from table.store import SeatRow, TableRow
 from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
 from tui.screens.replay import ReplayScreen, verdict
 from tui.screens.summary import FinalScreen
@@ -45,6 +51,61 @@ async def _replay_of_finished_game(pilot, store: saves.SaveStore) -> ReplayScree
     screen = pilot.app.screen
     assert isinstance(screen, ReplayScreen)
     return screen
+
+
+T0 = 1_767_225_600.0
+HANDED = range(50, 66)
+"""The actions during which a computer (normal) stood in for Cleo, who was away."""
+NICE = "[bold]nice[/] dig \u202e"
+"""Ben's line after action 58: markup and a format character, shown as written."""
+
+
+def _evening(session: saves.Session) -> list[journal.Any]:
+    """The journal of the finished game as a table would have kept it: Cleo away and
+    handed to a computer from action 50 to 65, Ben's undo of action 58, chat around it."""
+    states, actions = session.states(), session.actions
+    moves = [
+        journal.Move(T0 + seq, seq, states[seq].current_player or 0, action,
+                     "normal" if seq in HANDED and states[seq].current_player == 2 else None)
+        for seq, action in enumerate(actions)
+    ]  # fmt: skip
+    return [
+        journal.Chat(T0, 0, "Ann", "good luck all"),
+        *moves[:50],
+        journal.HandOver(T0 + 50, 50, by="Ann", seat=2, name="Cleo", level="normal"),
+        *moves[50:58],
+        journal.Undo(T0 + 58, 57, "Ben"),
+        *moves[57:59],
+        journal.Chat(T0 + 59, 59, "Ben", NICE),
+        journal.Chat(T0 + 59, 59, "Dora", "who leads?", spectator=True),
+        *moves[59:66],
+        journal.Back(T0 + 66, 66, seat=2, name="Cleo"),
+        journal.HandOver(T0 + 66, 66, by="Cleo", seat=2, name="Cleo"),
+        *moves[66:],
+        journal.End(T0 + 999, len(actions)),
+    ]
+
+
+def _exported(store: saves.SaveStore) -> saves.Session:
+    """The finished game, played at a table with its evening's journal, exported and kept
+    here as ``table`` (what the load list replays)."""
+    session = _finished(store)
+    names = [seat.name for seat in HOT_SEAT_3]
+    row = TableRow(
+        7, "Evening table", 7, T0, T0 + 999,
+        [SeatRow("player", seat.name, None, seat.colour) for seat in HOT_SEAT_3],
+        actions=list(session.actions),
+    )  # fmt: skip
+    assert row.names() == names
+    data = export_save(row, session.states(), _evening(session))
+    kept = saves.Session.adopt(store, data, "table")
+    kept.close()
+    return kept
+
+
+def _prompts(screen: ReplayScreen) -> list[str]:
+    listed = screen.query_one(OptionList)
+    return [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
 
 
 def _on_screen(screen: ReplayScreen, widget_type: type[Widget]) -> bool:
@@ -227,3 +288,122 @@ class TestReplaySnapshots:
         _finished(store)
         presses = ["f", "r", "end"]
         assert snap_compare(app_for(store, resume="snap"), terminal_size=size, press=presses)
+
+
+class TestATablesJournal:
+    """The replay of a shared table's game (an export, a finished table) shows what the
+    players saw; a game played here replays as a plain list of actions."""
+
+    async def test_chat_shows_between_the_moves_it_was_said_among(self, store) -> None:
+        """Ben's line after action 59 is listed between 59 and 60, as written (markup and
+        all, the format character escaped); a watcher is marked; clicking it shows the
+        position it was said in."""
+        _exported(store)
+        app = app_for(store, resume="snap")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.replay_saved("table")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            listed = _prompts(screen)
+            said = listed.index("» Ben: [bold]nice[/] dig \\u202e")
+            assert listed[said - 1].startswith("59. ") and listed[said + 2].startswith("60. ")
+            assert listed[said + 1] == "» Dora (watching): who leads?"
+            assert listed[0] == "» Ann: good luck all" and listed[1].startswith("1. ")
+            screen.query_one(OptionList).highlighted = said
+            screen.query_one(OptionList).action_select()
+            await pilot.pause()
+            assert screen.position == 59
+            assert screen.query_one(OptionList).highlighted == said - 1  # back on the move
+
+    async def test_a_stand_ins_moves_are_marked(self, store) -> None:
+        """Every move the computer made for Cleo while she was away ends with
+        "(computer, normal)", and no other move does."""
+        session = _exported(store)
+        states = session.states()
+        app = app_for(store, resume="snap")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.replay_saved("table")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            moves = [line for line in _prompts(screen) if line[0].isdigit()]
+            assert len(moves) == len(session.actions)
+            marked = {int(line.split(".")[0]) - 1 for line in moves if line.endswith(
+                " (computer, normal)")}  # fmt: skip
+            cleo = {i for i in HANDED if states[i].current_player == 2}
+            assert marked == cleo and cleo
+
+    async def test_the_tables_notes_show_where_they_happened(self, store) -> None:
+        """The hand-over after action 50, the undo where it was made, Cleo's return and
+        the end, in the words every terminal showed."""
+        session = _exported(store)
+        app = app_for(store, resume="snap")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.replay_saved("table")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            listed = _prompts(screen)
+            handed = listed.index(
+                "Ann handed Cleo's seat to a computer (normal) while Cleo is away; "
+                "it is theirs again when they come back."
+            )
+            assert listed[handed - 1].startswith("50. ") and listed[handed + 1].startswith("51.")
+            undo = listed.index("Ben took back their last action.")
+            assert listed[undo - 1].startswith("57. ") and listed[undo + 1].startswith("58. ")
+            back = listed.index("Cleo is back at the table.")
+            assert listed[back + 1] == "Cleo plays their own seat again."
+            assert listed[back - 1].startswith("66. ")
+            assert listed[-1] == "The game is over."
+            assert listed[-2].startswith(f"{len(session.actions)}. ")
+
+    async def test_a_bare_history_takes_the_tables_lines_and_standins(self, store) -> None:
+        """The lobby's way: states and actions with the table's lines and stand-ins."""
+        session = _finished(store)
+        states, actions = session.states(), list(session.actions)
+        lines = [saves.TableLine(1, T0, "hello", "Ann")]
+        standins: list[core.Level | None] = [None] * len(actions)
+        standins[0] = "hard"
+        app = app_for(store, resume="snap")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.push_screen(ReplayScreen((states, actions), lines=lines, standins=standins))
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            listed = _prompts(screen)
+            assert listed[0].endswith(" (computer, hard)") and listed[1] == "» Ann: hello"
+            screen.go_to(2)
+            assert screen.query_one(OptionList).highlighted == 2
+
+    async def test_a_local_game_lists_its_actions_only(self, store) -> None:
+        """A game played here has no journal: one line per action, as before."""
+        session = _finished(store)
+        app = app_for(store, resume="snap")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await _replay_of_finished_game(pilot, store)
+            listed = _prompts(screen)
+            assert len(listed) == len(session.actions)
+            assert all(line.startswith(f"{i}. ") for i, line in enumerate(listed, start=1))
+            assert not any("(computer," in line for line in listed)
+
+
+class TestTablesJournalSnapshot:
+    def test_chat_and_stand_ins_at_80x24(self, snap_compare, store) -> None:
+        """Action 60 of a table's game: the undo's note, Ben's line and a watcher's among
+        the moves, Cleo's stand-in's moves marked (computer, normal)."""
+        _exported(store)
+
+        async def open_replay(pilot) -> None:
+            await pilot.pause()
+            pilot.app.replay_saved("table")
+            await pilot.pause()
+            await pilot.press(*["pagedown"] * 6)
+
+        assert snap_compare(
+            app_for(store, resume="snap"), terminal_size=(80, 24), run_before=open_replay
+        )

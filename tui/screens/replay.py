@@ -9,6 +9,12 @@ is written: replay reads the session's states only.
 Once the game is over, core has cleared the region: the board then keeps the region of
 the last position that had one (the status line says so), so that the end of the game
 does not show an empty board.
+
+A shared table's game (a finished table from the lobby, an export opened from the load
+list) also lists its journal as its players saw it: the chat where it was said, the
+table's notes (an undo, a pause, a hand-over) where they happened, and " (computer,
+normal)" after each move a computer made standing in for its player. A game played here
+has none, and replays as a plain list of its actions.
 """
 
 from __future__ import annotations
@@ -24,12 +30,14 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
 import core
-from table.seat import ChatLine, Player
+from saves.format import TableLine, places
+from table.journal import standin_mark
+from table.seat import Player
 from tui import look, prompts
 from tui.widgets.actionbar import StatusLine
 from tui.widgets.board import Board
 from tui.widgets.keys import KeysBar
-from tui.widgets.log import LogView
+from tui.widgets.log import LogView, said
 from tui.widgets.region import RegionPicture, RegionView
 
 if TYPE_CHECKING:
@@ -120,13 +128,15 @@ class ReplayScreen(Screen[None]):
         *,
         title: str | None = None,
         start: int = 0,
-        chat: Sequence[ChatLine] = (),
+        lines: Sequence[TableLine] = (),
+        standins: Sequence[core.Level | None] = (),
     ) -> None:
         """Replay a session, or ``(states, actions)`` with one more state than actions.
-        ``start`` is the number of actions played at first (negative: from the end);
-        ``chat``, a shared table's, is listed after the moves."""
+        ``start`` is the number of actions played at first (negative: from the end).
+        ``lines`` and ``standins``, a shared table's (its journal's lines in its order,
+        and for each action the computer that made it for its player), are listed where
+        they happened; a session brings its own (an export's)."""
         super().__init__()
-        self.chat = chat
         if isinstance(source, tuple):
             states, actions = list(source[0]), list(source[1])
             self.game_title = title or "Replay"
@@ -139,6 +149,13 @@ class ReplayScreen(Screen[None]):
             raise ValueError("a replay needs one more state than actions")
         self.states = states
         self.actions = actions
+        self.lines = list(lines or (session.lines if session else ()))
+        self.standins = list(standins or (session.standins if session else ()))
+        self._options: list[int] = []
+        """For each line of the list, the position it shows when chosen: after its action,
+        or, for a line of the table's journal, after the actions played when it was said."""
+        self._moves: list[int] = []
+        """For each action, its line in the list."""
         self.players = players_of(session, states[0])
         self.position = self._clamp(start)
         """How many actions have been played in the position shown."""
@@ -169,18 +186,30 @@ class ReplayScreen(Screen[None]):
         self.show()
 
     def _log_lines(self) -> list[Text]:
-        # Text, not str: an option's string is read as markup, and names are the players'.
-        moves = [
-            Text(f"{number}. {describe(state, action)}")
-            for number, (state, action) in enumerate(
-                zip(self.states[:-1], self.actions, strict=True), start=1
-            )
-        ]
-        said = [
-            Text(f"» {line.name}{' (watching)' if line.spectator else ''}: {line.text}")
-            for line in self.chat
-        ]
-        return moves + said
+        """The actions, numbered, with the table's lines where they were said (their
+        positions kept in ``_options``, in step). Text, not str: an option's string is
+        read as markup, and names and chat are the players'."""
+        shown: list[Text] = []
+        self._options, self._moves = [], []
+        waiting = list(zip(places(self.lines, len(self.actions)), self.lines, strict=True))
+        waiting.reverse()  # taken from the end: the first line first
+        for index, (state, action) in enumerate(zip(self.states, self.actions, strict=False)):
+            while waiting and waiting[-1][0] <= index:
+                self._options.append(index)
+                shown.append(said(waiting.pop()[1]))
+            self._moves.append(len(shown))
+            self._options.append(index + 1)
+            shown.append(self._move_line(index, state, action))
+        for position, line in reversed(waiting):
+            self._options.append(position)
+            shown.append(said(line))
+        return shown
+
+    def _move_line(self, index: int, state: core.GameState, action: core.Action) -> Text:
+        text = Text(f"{index + 1}. {describe(state, action)}")
+        standin = self.standins[index] if index < len(self.standins) else None
+        text.append(standin_mark(standin), look.DIM)
+        return text
 
     # ---------------------------------------------------------------- keys
 
@@ -199,8 +228,10 @@ class ReplayScreen(Screen[None]):
             self.show()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Clicking a line of the log shows the position after that action."""
-        self.go_to(event.option_index + 1)
+        """Clicking a line of the log shows the position after that action (a line of
+        the table's journal: the position it was said in)."""
+        self.position = self._options[event.option_index]
+        self.show()  # the highlight goes back to the action, even at the same position
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -234,7 +265,7 @@ class ReplayScreen(Screen[None]):
         ranking.display = detail is not None
         ranking.update(detail or "")
         log = self.query_one(OptionList)
-        log.highlighted = self.position - 1 if self.position else None
+        log.highlighted = self._moves[self.position - 1] if self.position else None
         if self.position:  # once laid out: the region may have grown a row of parcels
             self.call_after_refresh(log.scroll_to_highlight)
         else:

@@ -9,6 +9,12 @@ shows them. A survey ends with what each player got from it, one line each, so t
 reads in one look even in five lines; core's line by line account stays above it.
 The line naming the game (``Game 'x', season 2.``) stays where the game was opened when
 the log is rebuilt after an undo, a redo or a reconnection.
+
+At a shared table the log also holds the table's journal as every player saw it
+(``saves.TableLine``: chat, and notes such as "ann took back their last action."), each
+line among the moves where it was said, and marks the moves a computer made standing in
+for a player (`` (computer, normal)``). Those lines come from elsewhere: they are shown as
+plain text, escaped (``saves.text.shown``), never read as markup.
 """
 
 from __future__ import annotations
@@ -23,7 +29,9 @@ from rich.text import Text
 from textual.widget import Widget
 
 import core
-from table.seat import ChatLine
+from saves.format import TableLine, places
+from saves.text import MAX_PLAYER_NAME, shown
+from table.journal import standin_mark
 from tui import look
 
 MARKER = Style(bold=True, reverse=True)
@@ -97,18 +105,12 @@ class LogView(Widget):
             line.append(look.seat_letter(state, seat) + " ", look.seat_style(state, seat))
         line.append(text)
         if standin is not None:
-            line.append(f" (computer, {standin})", look.DIM)
+            line.append(standin_mark(standin), look.DIM)
         self.add(line, decider, standin is not None)
 
-    def tell_chat(self, line: ChatLine) -> None:
-        """A line of the table's chat: plain text (never markup), the sayer in bold, a
-        spectator marked as one."""
-        text = Text("» ", look.DIM)
-        text.append(line.name, "bold")
-        if line.spectator:
-            text.append(" (watching)", look.DIM)
-        text.append(f": {line.text}")
-        self.add(text)
+    def tell_line(self, line: TableLine) -> None:
+        """A line of the table's journal, as said now: chat (see :func:`said`) or a note."""
+        self.add(said(line))
 
     def tell_action(
         self,
@@ -139,35 +141,34 @@ class LogView(Widget):
         self,
         states: Sequence[core.GameState],
         actions: Sequence[core.Action],
-        chat: Sequence[ChatLine] = (),
+        lines: Sequence[TableLine] = (),
         opening: str | None = None,
         standins: Sequence[core.Level | None] = (),
     ) -> None:
         """The log rebuilt from the whole history, worded as when it was played, so it
-        always matches the board (on opening a game, after undo or redo). A shared
-        table's ``chat`` is placed among the moves where it was said (its ``seq``), so
-        every terminal shows one order (lines of unknown place follow the moves);
-        ``standins``: for each action, the computer that made it for a player.
-        ``opening`` names the game: told the first time, after the history as it
-        stands; a rebuild puts it back in that place (or last, when an undo went back
-        before it)."""
+        always matches the board (on opening a game, after undo or redo, on coming back
+        to a table). A shared table's journal ``lines`` (in the journal's order) are
+        placed among the moves where they were said (see :func:`places`), so every
+        terminal shows one order; ``standins``: for each action, the computer that made
+        it for its player. ``opening`` names the game: told the first time, after the
+        history as it stands; a rebuild puts it back in that place (or last, when an
+        undo went back before it)."""
         if opening is not None and self._opening is None:
             self._opening = (len(actions), opening)
         self.clear()
-        opened_at = min(self._opening[0], len(actions)) if self._opening else -1
-        said = sorted(chat, key=lambda line: len(actions) if line.seq is None else line.seq)
-        for index, (state, action) in enumerate(zip(states, actions, strict=False)):
-            while said and said[0].seq is not None and said[0].seq <= index:
-                self.tell_chat(said.pop(0))
-            if index == opened_at:
+        played = min(len(actions), len(states))
+        opened_at = min(self._opening[0], played) if self._opening else -1
+        waiting = list(zip(places(lines, played), lines, strict=True))
+        waiting.reverse()  # taken from the end: the first line first
+        for index in range(played + 1):
+            if index == opened_at:  # before the lines of that moment, as they came live
                 self._tell_opening()
-            after = states[index + 1] if index + 1 < len(states) else None
-            standin = standins[index] if index < len(standins) else None
-            self.tell_action(state, action, after=after, standin=standin)
-        if opened_at == len(actions):
-            self._tell_opening()
-        for line in said:
-            self.tell_chat(line)
+            while waiting and waiting[-1][0] <= index:
+                self.tell_line(waiting.pop()[1])
+            if index < played:
+                after = states[index + 1] if index + 1 < len(states) else None
+                standin = standins[index] if index < len(standins) else None
+                self.tell_action(states[index], actions[index], after=after, standin=standin)
 
     def _tell_opening(self) -> None:
         if self._opening is not None:
@@ -324,6 +325,19 @@ class LogView(Widget):
             plural = "line follows" if more == 1 else "lines follow"
             shown.append(Text(f"▼ {more} more {plural}: PgDn, End", MARKER))
         return shown, self.top, index - 1
+
+
+def said(line: TableLine) -> Text:
+    """A line of the table's journal in the log: chat with its sayer in bold (a watcher
+    marked as one), or a note as it stands; plain text, escaped, never markup."""
+    if line.name is None:
+        return Text(shown(line.text))
+    text = Text("» ", look.DIM)
+    text.append(shown(line.name, MAX_PLAYER_NAME), "bold")
+    if line.spectator:
+        text.append(" (watching)", look.DIM)
+    text.append(f": {shown(line.text)}")
+    return text
 
 
 def survey_summary(start: core.GameState, end: core.GameState) -> list[Text]:
