@@ -199,7 +199,7 @@ class Actor(Table):
                     return
                 entries: list[journal.Any] = []
                 if self.damaged is None:
-                    names, seq = self.row.names(), len(self.row.actions)
+                    names, seq = self.names, len(self.row.actions)
                     entries = [journal.Away(at, seq, seat, names[seat]) for seat in away]
                 n = await self._store((), entries)
                 self.told_away.update(away if entries else ())
@@ -317,8 +317,9 @@ class Actor(Table):
         """(seat, level, seq) if a computer is to decide now, at the position after
         ``seq`` actions."""
         state = self.state
-        if (self.damaged is not None or state is None or state.current_player is None
-                or shared.paused_until(self.info(), self.clock())):  # fmt: skip
+        if self.damaged is not None or state is None or state.current_player is None:
+            return None
+        if self.row.paused_until is not None and shared.paused_until(self.info(), self.clock()):
             return None
         seat = state.current_player
         level = rules.played_by_computer(self.row, seat)

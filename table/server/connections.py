@@ -71,8 +71,21 @@ class Client:
             log(f"{self.player}: not reading, dropped")
             self.writer.transport.abort()
             return False
-        self.writer.write(wire.frame(message))
+        self.writer.write(_framed(message))
         return True
+
+
+_last: tuple[wire.ServerMessage | None, bytes] = (None, b"")
+"""The last message framed, and its frame."""
+
+
+def _framed(message: wire.ServerMessage) -> bytes:
+    """``message`` as a frame: a change is told to everyone at its table as one message,
+    sent to each in turn, so it is encoded once (the last one is kept, by identity)."""
+    global _last
+    if _last[0] is not message:
+        _last = (message, wire.frame(message))
+    return _last[1]
 
 
 Route = Callable[[Client, wire.Request], Awaitable[None]]

@@ -17,7 +17,7 @@ from table.server import rules
 from table.server.actor import Actor
 from table.server.rules import Refusal, refuse
 from table.server.view import Listener
-from table.store import Change, Paused, Resumed, SeatRow, SitDown, StandIn, Truncate
+from table.store import Change, Paused, Resumed, SitDown, StandIn, Truncate
 
 
 class Room(Actor):
@@ -58,10 +58,7 @@ class Room(Actor):
             n = await self._store(changes, entries)
             for change in changes:
                 if isinstance(change, SitDown):
-                    colour = self.row.seats[change.seat].colour
-                    self.row.seats[change.seat] = SeatRow("player", player, None, colour)
-                    if self.started:
-                        self._start()
+                    self.seated(change.seat, player)
                 elif isinstance(change, StandIn):
                     self.row.seats[change.seat].standin = None
             self._check_entering(watch)  # a seat taken: the table may wait for more
@@ -94,7 +91,8 @@ class Room(Actor):
         async with self._turn():
             self._writable()
             rules.check_play(self.row, self.state, self.listeners.get(listener))
-            refuse(shared.why_paused(self.info(), self.clock()))
+            if self.row.paused_until is not None:  # else no pause for the rule to judge
+                refuse(shared.why_paused(self.info(), self.clock()))
             await self._move(seq, action, (listener, ref))
 
     async def undo(self, listener: Listener, ref: int, seq: int) -> None:
@@ -168,7 +166,7 @@ class Room(Actor):
             if seat is not None and seat not in mine:
                 refuse(shared.why_not_absent(self.info(), seat, level, now))
                 seats = (seat,)
-            names, seq = self.row.names(), len(self.row.actions)
+            names, seq = self.names, len(self.row.actions)
             handed = [s for s in seats if self.row.seats[s].standin != level]
             entries = [journal.HandOver(now, seq, listener.player, s, names[s], level)
                        for s in handed]  # fmt: skip

@@ -16,7 +16,7 @@ from typing import Protocol
 import core
 from table import journal
 from table import protocol as wire
-from table.store import TableRow
+from table.store import SeatRow, TableRow
 
 
 class Listener(Protocol):
@@ -52,6 +52,8 @@ class Table:
         """When each player's recent chat lines were said (the rate limit)."""
         self.damaged = row.damaged
         """Why the table cannot go on (None: it can); a damaged table is read-only."""
+        self.names = row.names()
+        """The name each seat plays under (:meth:`TableRow.names`; see :meth:`seated`)."""
         missing = len(row.actions) - len(row.standins)
         row.standins[len(row.actions) :] = [None] * max(0, missing)  # one for each action
         if self.started:
@@ -89,11 +91,19 @@ class Table:
     def over(self) -> bool:
         return self.state is not None and core.is_over(self.state)
 
+    def seated(self, seat: int, player: str) -> None:
+        """``player`` took the open seat ``seat`` (the game starts once none is open)."""
+        colour = self.row.seats[seat].colour
+        self.row.seats[seat] = SeatRow("player", player, None, colour)
+        self.names = self.row.names()
+        if self.started:
+            self._start()
+
     def _start(self) -> None:
         """The real game, once every seat is filled (replaying the stored actions as far
         as they replay: a table whose stored actions do not is damaged)."""
         seats = self.row.seats
-        names = self.row.names()
+        names = self.names
         try:
             self.states = [core.new_game(len(seats), self.row.seed, names,
                                          [s.colour for s in seats])]  # fmt: skip
@@ -124,8 +134,7 @@ class Table:
     def info(self) -> wire.TableInfo:
         """The table's line in the lobby, the view :mod:`table.rules` judges (a pause is
         in it until its end is told, whatever the time: the rules judge it with theirs)."""
-        state, present = self.state, self.present()
-        names = self.row.names()
+        state, present, names = self.state, self.present(), self.names
         seats = tuple(
             wire.SeatInfo(
                 s.colour,
