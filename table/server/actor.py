@@ -190,7 +190,7 @@ class Actor(Table):
     async def _gone_away(self, seats: Sequence[int], at: float) -> None:
         """Tell the seats' players away (an :class:`journal.Away` each), if they still
         are and were not told so already (a terminal that redialled at once is never told
-        gone)."""
+        gone); at a table whose game is over (or damaged), only the table's view."""
         try:
             async with self._turn():
                 present = self.present()
@@ -198,7 +198,7 @@ class Actor(Table):
                 if not away:
                     return
                 entries: list[journal.Any] = []
-                if self.damaged is None:
+                if self.damaged is None and not self.over:  # else only the view changes
                     names, seq = self.names, len(self.row.actions)
                     entries = [journal.Away(at, seq, seat, names[seat]) for seat in away]
                 n = await self._store((), entries)

@@ -31,7 +31,8 @@ class Room(Actor):
         """Sit at the table (taking an open seat if the player has none) or watch it,
         answered by a snapshot; ``back``: the player comes back, so a seat a computer
         plays for them is theirs again (not when their terminal only reconnects by
-        itself). A seat whose player was told away is told back."""
+        itself). A seat whose player was told away is told back (while the game is on:
+        once it is over, who comes and goes is no event of the game's)."""
         async with self._turn():
             player, now = listener.player, self.clock()
             mine = rules.seats_of(self.row, player)
@@ -44,7 +45,7 @@ class Room(Actor):
                 changes.append(SitDown(self.id, taken, player))
                 entries.append(journal.Sit(now, len(self.row.actions), taken, player))
                 mine = (taken,)
-            elif not watch and self.damaged is None:
+            elif not watch and self.damaged is None and not self.over:
                 seq = len(self.row.actions)
                 for here in mine:
                     if here in self.told_away:

@@ -820,6 +820,16 @@ class TestFollowUps:
         assert isinstance(away, wire.Told) and not away.table.seats[1].present
         assert table.store.entries == [journal.Away(T0, 0, 1, "ben")]
 
+    async def test_who_leaves_a_finished_table_is_no_event_of_its_game(self):
+        _, actions = game_until(lambda s: core.is_over(s[-1]))
+        table = Table(row(actions))
+        ann, ben = await table.everyone("ann", "ben")
+        table.room.leave(ben)
+        await settle()
+        (news,) = ann.news()
+        assert isinstance(news, wire.Told) and news.entries == ()  # the view alone
+        assert not news.table.seats[1].present and table.store.entries == []
+
     async def test_a_terminal_that_redials_at_once_is_never_told_gone(self):
         table = Table(row())
         _, ben = await table.everyone("ann", "ben")

@@ -341,7 +341,8 @@ class TableMachine(RuleBasedStateMachine):
         seat = self.seat_of(who)
         if seat is not None:
             assert self.room.away_since[seat] == self.now
-            assert seat in self.room.told_away
+            # told away in the journal while the game is on (once over, no event of it)
+            assert (seat in self.room.told_away) == (not core.is_over(self.position))
 
     @rule(who=st.sampled_from([*NAMES, WATCHER]))
     def come_back(self, who: str) -> None:
