@@ -100,7 +100,7 @@ class At:
                 action = self.rng.choice(core.legal_actions(mover.state))
                 answer = await mover.ask(wire.Play(mover.ref(), self.id, seq, action))
                 assert has(answer, journal.Move), described(answer)
-            await until(self.ann, lambda h, seq=seq: len(h.actions) > seq, f"move {seq}")
+            await until(self.ann, moved_past(seq), f"move {seq}")
             await self.barrier()
 
     async def undo_once(self) -> None:
@@ -143,6 +143,11 @@ async def until(witness: Witness, holds: Callable[[History], bool], what: str) -
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"{witness.name} was never told {what}")
+
+
+def moved_past(seq: int) -> Callable[[History], bool]:
+    """The history holds more than ``seq`` actions."""
+    return lambda history: len(history.actions) > seq
 
 
 def told_of(kind: type, **fields: object) -> Callable[[History], bool]:

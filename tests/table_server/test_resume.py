@@ -40,7 +40,7 @@ async def test_the_player_who_paused_resumes_and_the_game_goes_on(server) -> Non
     assert [journal.words(e) for e in done.entries] == ["ann ended their pause: play on."]
     assert done.table.paused_this_season == ("ann",)
     await ben.drain()
-    told = [f for f in ben.frames if has(f, journal.PauseEnd)]
+    told = [f for f in ben.frames if isinstance(f, wire.Told) and has(f, journal.PauseEnd)]
     assert told and told[-1].entries == done.entries
     mover = ann if ann.my_turn() else ben
     assert played(await mover.play_one())  # at once, not in 10 minutes
