@@ -30,7 +30,7 @@ import sys
 import time
 import unicodedata
 
-VERSION = 2
+VERSION = 3
 """``table.protocol.VERSION``."""
 DEADLINE = 2.0
 """Seconds the whole exchange may take: connecting, the hello and the list of tables."""
