@@ -40,19 +40,22 @@ class KnownTable:
         """The positions before each action, then the one now (public views)."""
         self.journal: list[journal.Any] = list(snapshot.journal)
         self.first = snapshot.first
-        """The number of the journal's first entry known here."""
+        """How many of the table's entries are not known here (the oldest lines of chat a
+        snapshot leaves out, from anywhere in the journal: only their count is known)."""
         self._early: dict[int, wire.Told] = {}
         """Tolds heard before one they follow, by their first entry's number."""
         self._standins: tuple[int, int, list[Level | None]] = (-1, -1, [])
 
     @property
     def upto(self) -> int:
-        """The number of the journal's next entry: every one before it is known here."""
+        """The number of the journal's next entry (the next Told's ``n``)."""
         return self.first + len(self.journal)
 
     def since(self, number: int) -> list[journal.Any]:
-        """The entries from number ``number`` on, as known here."""
-        return self.journal[max(number - self.first, 0) :]
+        """The entries from number ``number`` on, as known here: the journal's last
+        ``upto - number`` (the chat a snapshot leaves out is the oldest, so never among
+        the few entries since a request or a drop)."""
+        return self.journal[max(len(self.journal) - (self.upto - number), 0) :]
 
     def standins(self) -> list[Level | None]:
         """For each action of the history, the computer that made it standing in for the
@@ -84,12 +87,14 @@ class KnownTable:
         return updates
 
     def _apply(self, told: wire.Told) -> list[Update]:
+        if told.n + len(told.entries) < self.upto:
+            return []  # known already, and the table has changed since
         new = told.entries[self.upto - told.n :]
-        if not new:
-            return []  # known already
         if sum(isinstance(entry, journal.Move) for entry in new) > 1:
             raise OutOfStep("two moves in one Told: only one position came with them")
-        self.info = told.table
+        was, self.info = self.info, told.table
+        if not new:  # the table as it stands, nothing new in its journal
+            return [] if told.table == was else [Update("status", self.states[-1])]
         self.journal.extend(new)
         updates: list[Update] = []
         lines: list[TableLine] = []

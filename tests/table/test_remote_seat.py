@@ -26,6 +26,7 @@ from core.public import public_view
 from table import journal, rules
 from table import protocol as wire
 from table.client import seat as remote
+from table.client.known import KnownTable
 from table.client.seat import RemoteSeat
 from table.seat import SeatError, Update, told_beside
 
@@ -419,6 +420,29 @@ async def test_a_pause_is_said_in_the_rules_words_and_refuses_a_move_until_it_en
     assert not seat.table.can_resume() and seat.table.can_pause()
     seat._receive(table.resume("ben"))
     assert seat.status is None and lines_of(heard)[-1] == "ben ended their pause: play on."
+
+
+async def test_a_told_with_no_entry_is_the_table_as_it_stands_unless_out_of_date() -> None:
+    table = FakeTable(start_state())
+    seat, _, heard = await _seat(lambda message: table.answer(message))
+    ben = replace(table.info().seats[1], present=False, away_since=time.time())
+    ben_away = replace(table.info(), seats=(table.info().seats[0], ben))
+    seat._receive(wire.Told(0, ben_away, 0, ()))
+    assert seat.players[1].away == rules.away_words(ben) and [u.kind for u in heard] == ["status"]
+    seat._receive(table.say("ben", "back"))
+    seat._receive(wire.Told(0, ben_away, 0, ()))  # said before the line: out of date
+    assert seat.players[1].away is None and len(heard) == 2
+
+
+def test_what_followed_an_entry_is_counted_from_the_end_past_left_out_chat() -> None:
+    """A snapshot leaves out the oldest chat from anywhere (only their count is known):
+    the entries since a given number are still the journal's last ones."""
+    start = start_state()
+    action = core.legal_actions(start)[0]
+    entries = [journal.Move(1.0, 0, 0, action), journal.Chat(2.0, 1, "ben", "new")]
+    told = replace(snapshot(start, [action], entries=entries), first=3)  # 3 old lines out
+    known = KnownTable(told)
+    assert known.upto == 5 and known.since(4) == entries[1:] and known.since(0) == entries
 
 
 # ---------------------------------------------------------------- the connection drops

@@ -180,10 +180,9 @@ async def test_status_with_a_ticket_names_that_player_s_turns(
     assert ENDED in capsys.readouterr().err
 
 
-def test_a_hello_without_a_ticket_is_sent_as_every_version_sends_it() -> None:
-    """The ticket is optional: a hello without one is sent as before (a server that does
-    not know the field still reads it), and an older client's hello still reads, so the
-    server can answer it with the one line saying to update."""
+def test_a_hello_without_a_ticket_is_the_hello_of_version_2() -> None:
+    """The ticket is optional within protocol 2: a hello without one is sent as before
+    (a server that does not know the field still reads it), and an old hello reads."""
     assert msgspec.json.decode(wire.frame(wire.Hello(wire.VERSION))[4:]) == {
         "t": "hello",
         "version": wire.VERSION,
@@ -191,6 +190,6 @@ def test_a_hello_without_a_ticket_is_sent_as_every_version_sends_it() -> None:
     with_ticket = msgspec.json.decode(wire.frame(wire.Hello(wire.VERSION, None, "k"))[4:])
     assert with_ticket == {"t": "hello", "version": wire.VERSION, "ticket": "k"}
     old = b'{"t": "hello", "version": 2, "player": "ann"}'
-    assert wire.read_client(old) == wire.Hello(2, "ann", None)
+    assert wire.read_client(old) == wire.Hello(2, "ann", None)  # read, then told to update
     with pytest.raises(wire.ProtocolError):
         wire.read_client(b'{"t": "hello", "version": 2, "ticket": "' + b"k" * 129 + b'"}')

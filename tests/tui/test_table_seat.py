@@ -72,13 +72,8 @@ def log_of(app: MykerinosApp) -> list[str]:
 
 
 def table_lines(app: MykerinosApp) -> list[str]:
-    """The log's lines of the table: without this terminal's own (the line naming the
-    game where it was opened here, the seat's notes such as a reconnection)."""
-    return [
-        line
-        for line in log_of(app)
-        if not line.startswith("Game 'table") and line != "Reconnected to the table server."
-    ]
+    """The log's lines but the seat's own note of a reconnection."""
+    return [line for line in log_of(app) if line != "Reconnected to the table server."]
 
 
 def action_bar(app: MykerinosApp) -> str:
