@@ -22,6 +22,10 @@ from table import journal
 from table import protocol as wire
 from table.seat import Update
 
+EARLY_KEPT = 16
+"""Tolds kept waiting for one before them; past that, the one awaited is lost and the
+table is fetched again."""
+
 
 class OutOfStep(Exception):
     """A Told that cannot follow what is known here (a move at another place in the
@@ -79,6 +83,8 @@ class KnownTable:
             return []
         if told.n > self.upto:  # one before it is still on its way
             self._early[told.n] = told
+            if len(self._early) > EARLY_KEPT:
+                raise OutOfStep(f"entry {self.upto} never came")
             return []
         updates = self._apply(told)
         while (waiting := self._early.pop(self.upto, None)) is not None:

@@ -26,7 +26,7 @@ from core.public import public_view
 from table import journal, rules
 from table import protocol as wire
 from table.client import seat as remote
-from table.client.known import KnownTable
+from table.client.known import EARLY_KEPT, KnownTable
 from table.client.seat import RemoteSeat
 from table.seat import SeatError, Update, told_beside
 
@@ -420,6 +420,16 @@ async def test_a_pause_is_said_in_the_rules_words_and_refuses_a_move_until_it_en
     assert not seat.table.can_resume() and seat.table.can_pause()
     seat._receive(table.resume("ben"))
     assert seat.status is None and lines_of(heard)[-1] == "ben ended their pause: play on."
+
+
+async def test_a_told_that_never_comes_has_the_table_fetched_again() -> None:
+    table = FakeTable(start_state())
+    seat, link, _ = await _seat(lambda message: table.answer(message))
+    table.say("ben", "lost on the way")
+    for n in range(1, EARLY_KEPT + 2):
+        seat._receive(table.say("ben", f"line {n}"))
+    await turns()
+    assert link.queue.get_nowait() is None  # the link closed: run() redials, fetches it all
 
 
 async def test_a_told_with_no_entry_is_the_table_as_it_stands_unless_out_of_date() -> None:
