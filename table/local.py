@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 import core
 import saves
 from core.ai import Bot, make_bot
-from table.seat import ChatLine, LegalActions, Listener, Player, SeatError, Update
+from table.seat import LegalActions, Listener, OpenElsewhere, Player, SeatError, Update
 
 BOT_SEED_STRIDE = 8
 """A computer seat's bot is seeded ``game seed * 8 + seat``: each seat differs, and a
@@ -173,50 +173,18 @@ class LocalSeat:
         self._tell(Update("status", self.state))
         return f"The game is now called {self.session.name!r}."
 
+    # ---------------------------------------------------------------- what a local game has
+
+    table: None = None
+    """A game of this machine is at no shared table."""
+
+    @property
+    def elsewhere(self) -> OpenElsewhere | None:
+        """This seat, when it may take over the game from another window."""
+        return self if self._take_over is not None else None
+
     def can_take_over(self) -> bool:
         return self.watching and self._take_over is not None
-
-    @property
-    def handed_to(self) -> str | None:
-        return None
-
-    def can_hand_over(self) -> bool:
-        return False
-
-    def hand_over(self, level: core.Level | None, seat: int | None = None) -> None:
-        raise SeatError("Only at a shared table: here, every seat is set in the new-game form.")
-
-    def absent_seats(self) -> list[tuple[int, str]]:
-        return []
-
-    def can_pause(self) -> bool:
-        return False
-
-    def why_no_pause(self) -> str | None:
-        return "Only a live shared table is paused: here, just stop playing."
-
-    def pause(self, minutes: int) -> None:
-        raise SeatError("Only a live shared table is paused: here, just stop playing.")
-
-    def can_resume(self) -> bool:
-        return False
-
-    def resume(self) -> None:
-        raise SeatError("Only a live shared table is paused: here, just play on.")
-
-    @property
-    def chat(self) -> Sequence[ChatLine]:
-        return ()
-
-    @property
-    def standins(self) -> Sequence[core.Level | None]:
-        return ()
-
-    def can_say(self) -> bool:
-        return False
-
-    def say(self, text: str) -> None:
-        raise SeatError("Chat is for shared tables: everyone here shares this screen.")
 
     def take_over(self) -> None:
         """Play the watched game here from now on; the other window becomes read-only."""

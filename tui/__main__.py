@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from textual.driver import Driver
 
     import saves
-    from table.client.remote import ServerAddress
+    from table.client.directory import ServerAddress
 
 SSH_ESCDELAY_MS = "400"
 """Over SSH an Esc and the bytes of an arrow key can arrive apart; wait longer for them."""
@@ -251,7 +251,7 @@ def _server_address(args: argparse.Namespace, ticket: str | None = None) -> Serv
     if args.local or args.seed is not None or args.resume is not None or args.cards:
         return None
     from table.address import socket_path
-    from table.client.remote import ServerAddress
+    from table.client.directory import ServerAddress
 
     return ServerAddress(socket_path(args.socket), args.player, ticket)
 

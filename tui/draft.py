@@ -192,12 +192,12 @@ def allows(action: str, parameter: object, mode: Mode, seat: GameSeat) -> bool:
             return mode in (Mode.PLACE, Mode.ROOM, Mode.VARIANT)
         case "hurry":
             return mode is Mode.WAIT
-        case "hand_over":
-            return seat.can_hand_over()
+        case "hand_over":  # these three only at a shared table
+            return seat.table is not None and seat.table.can_hand_over()
         case "chat":
-            return seat.can_say()
+            return seat.table is not None and seat.table.can_say()
         case "pause":
-            return seat.can_pause()
+            return seat.table is not None and seat.table.can_pause()
         case "undo":
             # Also while others decide: at a shared table your last action stays yours to
             # take back until the next player acts (a computer's move under way is dropped).
@@ -206,8 +206,8 @@ def allows(action: str, parameter: object, mode: Mode, seat: GameSeat) -> bool:
             return mode is not Mode.WAIT and seat.can_redo()
         case "final":
             return mode is Mode.OVER
-        case "take_over":
-            return seat.can_take_over()
+        case "take_over":  # only a local game open in another window
+            return seat.elsewhere is not None and seat.elsewhere.can_take_over()
         case "hint":
             return mode in (Mode.CHOOSE, Mode.SURVEY)
     return True

@@ -7,10 +7,14 @@ methods by name, so a screen needs to know nothing of the app it runs in.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 import core
+
+if TYPE_CHECKING:
+    from saves.format import TableLine
 
 
 class NewGameRequested(Message):
@@ -26,12 +30,29 @@ class TablesRequested(Message):
 
 
 class ReplayRequested(Message):
-    """The player asked to replay a game: its states (one more than its actions)."""
+    """The player asked to replay a game: its states (one more than its actions), and at
+    a shared table its journal's lines and stand-ins (see ``table.seat.told_beside``)."""
 
     def __init__(
-        self, states: Sequence[core.GameState], actions: Sequence[core.Action], title: str
+        self,
+        states: Sequence[core.GameState],
+        actions: Sequence[core.Action],
+        title: str,
+        lines: Sequence[TableLine] = (),
+        standins: Sequence[core.Level | None] = (),
     ) -> None:
         super().__init__()
         self.states = states
         self.actions = actions
         self.title = title
+        self.lines = lines
+        self.standins = standins
+
+
+class TablePlayed(Message):
+    """An action was played at shared table ``table`` on show here: a notice of a turn
+    there is out of date."""
+
+    def __init__(self, table: int) -> None:
+        super().__init__()
+        self.table = table

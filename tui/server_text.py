@@ -2,11 +2,13 @@
 
 A server is another program, perhaps another person's, and the names, titles and chat it
 relays were typed by other players: every string of every message it sends (titles,
-names, chat, refusals, notes, the words of the log, the players' names inside a position)
-goes through :func:`saves.text.shown` here, at the one door server data comes in by: the
-:class:`table.client.remote.Link`. :class:`ShownServer` wraps the links it dials, so the lobby's
-:class:`table.client.remote.TableDirectory`, every :class:`table.client.remote.RemoteSeat` and their
-redials all read through :class:`ShownLink`; a refusal of the hello is shown the same way.
+names, chat, refusals, the entries of a table's journal, the words of the log, the
+players' names inside a position) goes through :func:`saves.text.shown` here, at the one
+door server data comes in by: the :class:`table.client.directory.Link`.
+:class:`ShownServer` wraps the links it dials, so the lobby's
+:class:`~table.client.directory.TableDirectory`, every
+:class:`table.client.seat.RemoteSeat` and their redials all read through
+:class:`ShownLink`; a refusal of the hello is shown the same way.
 
 The text stays plain text: the screens draw it as ``rich.text.Text`` or with markup off,
 so a ``[/]`` in a name is shown as written.
@@ -23,7 +25,7 @@ import msgspec
 from saves.text import shown
 from table import protocol as wire
 from table.client.connection import Refused
-from table.client.remote import Link, ServerAddress
+from table.client.directory import Link, ServerAddress
 
 _Value = TypeVar("_Value")
 
@@ -50,7 +52,7 @@ def shown_message(value: _Value) -> _Value:
 
 
 class ShownLink:
-    """A :class:`table.client.remote.Link` whose every answer, update and error is shown
+    """A :class:`table.client.directory.Link` whose every answer, update and error is shown
     safely."""
 
     def __init__(self, link: Link) -> None:
@@ -81,7 +83,7 @@ class ShownLink:
 
 @dataclass(frozen=True)
 class ShownServer(ServerAddress):
-    """A :class:`table.client.remote.ServerAddress` whose connections are :class:`ShownLink` s,
+    """A :class:`table.client.directory.ServerAddress` whose connections are :class:`ShownLink` s,
     and whose refusals quote the server safely."""
 
     async def dial(self) -> Link:

@@ -2,7 +2,7 @@
 requests by ``ref``, everything else queued as unasked (see :mod:`table.protocol`).
 
 :func:`connect` dials the socket and says hello; the result is a
-:class:`table.client.remote.Link` for the lobby and the remote seat, and a plain asyncio client
+:class:`table.client.directory.Link` for the lobby and the remote seat, and a plain asyncio client
 for tests and benchmarks.
 """
 

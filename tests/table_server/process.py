@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from table.client.remote import ServerAddress
+from table.client.directory import ServerAddress
 
 START_LIMIT = 20.0
 """Seconds a server may take to listen (a bound against hangs, not a timing)."""

@@ -8,6 +8,7 @@ from textual import events
 from textual.app import App
 from textual.widgets import Static
 
+from table import journal
 from tests.tui.conftest import app_for, settle
 from tests.tui.test_tables import new_table
 from tui.screens.dialogs import LinePrompt
@@ -125,7 +126,11 @@ async def test_at_a_shared_table_the_refused_character_never_reaches_the_log(sto
         await type_characters(app, pilot, f"gg {RLO}ti")
         assert "U+202E RIGHT-TO-LEFT OVERRIDE" in refusal(app)
         await pilot.press("enter")
-        await settle(pilot, lambda: bool(seat.chat))
-        assert [line.text for line in seat.chat] == ["gg ti"]
+
+        def said() -> list[str]:
+            return [e.text for e in seat.table.journal if isinstance(e, journal.Chat)]
+
+        await settle(pilot, lambda: bool(said()))
+        assert said() == ["gg ti"]
         log = app.screen.query_one(LogView)
         assert any(line.plain.endswith("ann: gg ti") for line in log.lines)

@@ -100,7 +100,7 @@ class TestOnAServer:
             await create_table(app, pilot, ["you", "player"], names={1: "ben"})
             await settle(pilot, lambda: isinstance(app.screen, GameScreen))
             seat = seat_of(app)
-            assert seat.info.status == "playing"
+            assert seat.table.info.status == "playing"
             assert [p.away for p in seat.players] == [None, "not here yet"]
 
     async def test_an_open_seat_leaves_the_table_waiting_in_the_lobby(self, store, server):

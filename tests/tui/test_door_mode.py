@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from table.client.remote import ServerAddress
+from table.client.directory import ServerAddress
 from table.protocol import SeatSpec
 from tests.table.test_tickets import ENDED, DoorServer, serving
 from tests.tui.conftest import HOT_SEAT_2, app_for, session_for, settle
@@ -346,7 +346,7 @@ async def test_a_door_session_comes_back_to_the_table_it_last_sat_at(store, serv
     again = door_app(store, server.address("ann"))
     async with again.run_test(size=(80, 24)) as pilot:
         await settle(pilot, lambda: isinstance(again.screen, GameScreen))
-        assert again.screen.seat.info.id == table
+        assert again.screen.seat.table.info.id == table
     outside = app_for(store, server=server.address("ann"))  # not a door: the lobby
     async with outside.run_test(size=(80, 24)) as pilot:
         await in_the_lobby(outside, pilot)

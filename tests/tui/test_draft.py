@@ -35,7 +35,10 @@ def has(kind):
 
 
 class FakeSeat:
-    """Just what `draft.allows` asks of a seat."""
+    """Just what `draft.allows` asks of a seat (a game of this machine, at no table)."""
+
+    table = None
+    elsewhere = None
 
     def __init__(self, state: core.GameState, undo: bool = False, redo: bool = False) -> None:
         self.state = state

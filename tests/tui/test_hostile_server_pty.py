@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import core
+from table import journal
 from table import protocol as wire
 from tests.tui.ptyapp import AppInPty
 
@@ -63,8 +64,9 @@ WAITING = wire.TableInfo(
 ELSEWHERE_TITLE = f"{CURSOR_REPORT}three"
 """A table that becomes the player's turn once they sit at another one."""
 REFUSAL = f"{CLIPBOARD}no seat for you{CLEAR} [/]"
-CHAT = wire.ChatLine(0.0, FRIEND, f"{CLEAR}hello{RLO} [/] {WINDOW_TITLE}")
-NOTE = f"{LINK}here"
+CHAT = journal.Chat(0.0, 0, FRIEND, f"{CLEAR}hello{RLO} [/] {WINDOW_TITLE}")
+BACK = journal.Back(0.0, 0, 1, f"{LINK}here")
+"""An entry of the journal whose words name a player (a note in the log)."""
 
 RAW_PAYLOADS = [b"\x1b]0;", b"\x1b]52;", CLEAR.encode(), b"\x1b]8;", CURSOR_REPORT.encode(),
                 RLO.encode()]  # fmt: skip
@@ -79,7 +81,7 @@ SHOWN = [
     b"ladder refused [/] \\x1b[6n",  # the ladder's refusal, once read as markup
     b"ann\\u202e\\u3164 (B): choose",  # the player's name in the position
     b"hello\\u202e [/] \\x1b]0;PWNED\\x07",  # a line of chat in the game's log
-    b"\\x1b]8;;http://evil\\x07here",  # a note on who came, in the log
+    b"\\x1b]8;;http://evil\\x07here is back",  # a note of the journal, in the log
     "“\\x1b[6nthree”".encode(),  # the notice of a turn at another table
 ]
 """What the screen must show instead: the same text, escaped."""
@@ -147,9 +149,8 @@ class HostileServer:
             return [wire.Lobby(request.ref, (PLAYING, WAITING, self.elsewhere()))]
         if isinstance(request, wire.Join) and request.table == PLAYING.id:
             self.sat = True
-            snapshot = wire.Snapshot(request.ref, PLAYING, self.start, (), (0,), None,
-                                     (CHAT,) * 3)  # fmt: skip
-            return [snapshot, wire.Seats(PLAYING, NOTE)]
+            snapshot = wire.Snapshot(request.ref, PLAYING, self.start, (), (0,), (CHAT,) * 3)
+            return [snapshot, wire.Told(0, PLAYING, 3, (BACK,))]
         if isinstance(request, wire.Ladder):
             return [wire.Error(request.ref, f"ladder refused [/] {CURSOR_REPORT}")]
         return [wire.Error(getattr(request, "ref", 0), REFUSAL)]
@@ -176,7 +177,7 @@ def _app_code(socket: Path) -> str:
     game``: the folder is kept, the resume dropped), with turns elsewhere looked for
     every 0.3 s instead of 3 s."""
     return (
-        "import sys, tui.app, tui.__main__ as m; tui.app.TURNS_EVERY = 0.3; "
+        "import sys, tui.shared_tables as t, tui.__main__ as m; t.TURNS_EVERY = 0.3; "
         f"sys.exit(m.main(['--save-dir', sys.argv[2], '--socket', {str(socket)!r}]))"
     )
 

@@ -37,9 +37,9 @@ def test_desktop_escapes_cannot_be_broken_out_of() -> None:
 
 
 async def test_a_turn_at_another_table_is_told_each_chosen_way(store, server, monkeypatch) -> None:
-    import tui.app
+    import tui.shared_tables
 
-    monkeypatch.setattr(tui.app, "TURNS_EVERY", 0.2)
+    monkeypatch.setattr(tui.shared_tables, "TURNS_EVERY", 0.2)
     notices.save(notices.Settings(line=True, bell=True, desktop=True))
     seats = [wire.SeatSpec("player", "ann"), wire.SeatSpec("player", "ben")]
     looking = await create(server.socket, "ann", seats)
@@ -98,10 +98,10 @@ async def test_n_in_the_lobby_turns_each_way_on_and_off_and_keeps_it(store, serv
 async def test_no_notice_for_the_table_on_show_under_a_dialog(store, server, monkeypatch) -> None:
     """Ben's move makes it Ann's turn at the table she has open (behind the help screen):
     that is not news from elsewhere."""
-    import tui.app
+    import tui.shared_tables
     from tui.screens.help import HelpScreen
 
-    monkeypatch.setattr(tui.app, "TURNS_EVERY", 0.2)
+    monkeypatch.setattr(tui.shared_tables, "TURNS_EVERY", 0.2)
     notices.save(notices.Settings(line=True, bell=True, desktop=True))
     seats = [wire.SeatSpec("player", "ann"), wire.SeatSpec("player", "ben")]
     table = await create(server.socket, "ann", seats)

@@ -10,9 +10,10 @@ import pytest
 
 import core
 from saves.text import hidden_character
+from table import journal
 from table import protocol as wire
 from table.client.connection import Refused
-from table.client.remote import ServerAddress, TableUnavailable
+from table.client.directory import ServerAddress, TableUnavailable
 from tui.server_text import ShownLink, shown_message, shown_server
 
 EVIL = "\x1b]0;PWNED\x07\u202e\u3164"
@@ -36,12 +37,18 @@ def hostile_table() -> wire.TableInfo:
 
 
 def test_every_string_of_a_message_is_shown_safely_and_nothing_else_changes() -> None:
-    """A lobby, a snapshot (names in the position, chat, note), a refusal, a ladder."""
+    """A lobby, a snapshot (names in the position, its journal: chat, a hand-over, the
+    ratings), a Told, a refusal, a ladder."""
     start = core.public_view(core.new_game(2, 1, [EVIL, "ben"]))
-    chat = (wire.ChatLine(1.0, EVIL, EVIL + "\u0301" * 30),)
+    told: tuple[journal.Any, ...] = (
+        journal.Chat(1.0, 0, EVIL, EVIL + "\u0301" * 30),
+        journal.HandOver(2.0, 0, EVIL, 0, EVIL, "easy"),
+        journal.End(3.0, 0, (journal.Rated(EVIL, 25.0, 1),)),
+    )
     messages: list[wire.ServerMessage] = [
         wire.Lobby(3, (hostile_table(),)),
-        wire.Snapshot(4, hostile_table(), start, (), (0,), EVIL, chat),
+        wire.Snapshot(4, hostile_table(), start, (), (0,), told),
+        wire.Told(0, hostile_table(), 3, (journal.Pause(4.0, 0, EVIL, 5.0),)),
         wire.Error(5, EVIL),
         wire.Standings(6, (wire.Standing(EVIL, 25.0, 8.0, 1, 0),)),
     ]
@@ -61,7 +68,9 @@ def test_a_message_with_nothing_to_escape_is_the_same_object() -> None:
     """The position of every move crosses this door: a clean one is not copied."""
     state = core.new_game(3, 2, ["ann", "ben", "Zoë 👩\u200d🚀"])
     action = core.legal_actions(state)[0]
-    played = wire.Played(1, 1, 0, action, (core.Event("ann excavates", 0),), state)
+    move = journal.Move(1.0, 0, 0, action)
+    table = wire.TableInfo(1, "ann, ben", (), "playing", 0, 1, 0.0, 0.0, 1)
+    played = wire.Told(1, table, 0, (move,), state, (core.Event("ann excavates", 0),))
     assert shown_message(played) is played
 
 

@@ -26,7 +26,7 @@ from tui.widgets.cycler import Cycler
 from tui.widgets.textfield import TextField
 
 if TYPE_CHECKING:
-    from table.client.remote import TableDirectory
+    from table.client.directory import TableDirectory
     from table.protocol import SeatSpec, TableInfo
 
 SEAT_KINDS = ["you", "open", "player", "computer easy", "computer normal", "computer hard"]
@@ -188,7 +188,7 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
 
     @work(exclusive=True)
     async def _create(self, specs: list[SeatSpec]) -> None:
-        from table.client.remote import TableUnavailable
+        from table.client.directory import TableUnavailable
         from table.seat import SeatError
 
         pace, wait = PACES[self.query_one("#pace", Cycler).value]

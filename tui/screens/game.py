@@ -11,6 +11,7 @@ updates come back to `on_seat_update`, which logs and re-renders.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -21,10 +22,12 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
 import core
-from table.seat import GameSeat, SeatError, Update
+from saves.format import TableLine
+from table.seat import GameSeat, SeatError, Update, changes_the_table, told_beside
 from tui import decisions, look, prompts
 from tui import draft as drafting
 from tui.draft import IDLE, Draft, Mode, Refusal
+from tui.messages import TablePlayed
 from tui.screens.game_menus import GameMenus
 from tui.widgets.actionbar import ActionBar, StatusLine
 from tui.widgets.board import Board
@@ -71,6 +74,9 @@ class GameScreen(GameMenus):
         self.seat = seat
         self.message: Text | None = None
         """A refusal or a hint, shown above the options until the next step."""
+        self._standing = False
+        """The message says how the game or the table stood (a pause, someone else's
+        turn…): it goes with the next change of the table, not only the next step."""
         self.recent: frozenset[int] = frozenset()
         """Cubes others placed since this terminal's last decision, marked until the next."""
         self._hint_stop = threading.Event()
@@ -143,8 +149,8 @@ class GameScreen(GameMenus):
     def _log_history(self) -> None:
         """The log rebuilt from the history: on opening a game, after undo or redo."""
         opening = f"Game {self.seat.name!r}, season {self.state.season}."  # kept in its place
-        log = self.query_one(LogView)
-        log.tell_history(*self.seat.history(), self.seat.chat, opening, self.seat.standins)
+        lines, standins = told_beside(self.seat)  # a shared table's journal: the same for all
+        self.query_one(LogView).tell_history(*self.seat.history(), lines, opening, standins)
         self._mark_turn()
 
     def _mark_turn(self) -> None:
@@ -174,15 +180,17 @@ class GameScreen(GameMenus):
         if isinstance(outcome, Refusal):
             self.refuse(outcome.reason)
         elif isinstance(outcome, Draft):
-            self.message = None
+            self.message, self._standing = None, False
             self.draft = outcome
             self.query_one(Board).aim(room=outcome.step == "room")
         else:
             self.decide(outcome)
 
-    def refuse(self, reason: str) -> None:
-        """Say why a choice is refused; the half-built action is kept."""
-        self.message = Text("✗ " + reason, look.CURSOR)
+    def refuse(self, reason: str, *, standing: bool = False) -> None:
+        """Say why a choice is refused; the half-built action is kept. ``standing``: the
+        reason is how the game or the table stands, so it goes as soon as that changes
+        (see :func:`table.seat.changes_the_table`)."""
+        self.message, self._standing = Text("✗ " + reason, look.CURSOR), standing
         self.app.bell()
         self.render_state()
 
@@ -224,8 +232,8 @@ class GameScreen(GameMenus):
             request()
         except core.IllegalActionError as exc:
             self.refuse(exc.reason)
-        except SeatError as exc:
-            self.refuse(str(exc))
+        except SeatError as exc:  # how the game stands here, not the action
+            self.refuse(str(exc), standing=True)
 
     def on_seat_update(self, update: Update) -> None:
         """The seat says what changed: log it, mark others' cubes, re-render, go on. Not
@@ -234,8 +242,10 @@ class GameScreen(GameMenus):
             return
         if update.problem:
             self.notify(update.problem, severity="error", timeout=8, markup=False)
+        if self._standing and changes_the_table(update):
+            self.message, self._standing = None, False  # what it said may no longer hold
         log, before = self.query_one(LogView), update.before
-        if update.kind == "rewound":
+        if update.kind == "rewound":  # the journal's lines are in the log rebuilt
             self.recent = recent_in(*self.seat.history(), self.seat.decides_here)
             self._log_history()
         elif before is not None and update.action is not None:
@@ -244,10 +254,15 @@ class GameScreen(GameMenus):
             mine = self.seat.decides_here(before.current_player)
             self.recent = frozenset() if mine else still_recent(self.recent, before, self.state)
             self._mark_turn()
+            if self.seat.table is not None:
+                self.post_message(TablePlayed(self.seat.table.info.id))
+        if update.kind != "rewound":
+            for line in update.lines:
+                log.tell_line(line)
         if update.note:
-            log.tell(self.state, update.note)
-        if update.chat:
-            log.tell_chat(update.chat)
+            log.tell_line(TableLine(len(self.seat.history()[1]), time.time(), update.note))
+        if update.refusal:
+            self.refuse(update.refusal, standing=True)
         if update.kind == "status":  # a half-built action survives a word changing
             self.render_state()
         else:
@@ -290,7 +305,9 @@ class GameScreen(GameMenus):
         self._try(self.seat.redo)
 
     def action_take_over(self) -> None:
-        self._try(self.seat.take_over)
+        elsewhere = self.seat.elsewhere
+        if elsewhere is not None:  # else the key is not offered
+            self._try(elsewhere.take_over)
 
     def action_hint(self) -> None:
         """What the hard computer player would do here, without playing it (in a thread)."""

@@ -28,7 +28,7 @@ class GameMenus(Screen[None]):
     """The dialogs and screens the game screen opens over the game."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Shown only at a shared table (``check_action`` asks the seat).
+        # Offered only at a shared table (``check_action`` asks the seat's table).
         Binding("H", "hand_over", "Hand to computer", key_display="H"),
         Binding("c", "chat", "Chat"),
         Binding("P", "pause", "Pause", key_display="P"),
@@ -50,8 +50,12 @@ class GameMenus(Screen[None]):
         from table.protocol import MAX_CHAT
         from tui.screens.dialogs import LinePrompt
 
+        table = self.seat.table
+        if table is None:
+            return  # the key is not offered: nobody to talk to
+
         def say(line: str) -> str:
-            self.seat.say(line)
+            table.say(line)
             return ""  # the line shows in the log when the server has it
 
         question = f"Say to the table ({MAX_CHAT} characters at most):"
@@ -64,25 +68,29 @@ class GameMenus(Screen[None]):
         from table.seat import SeatError
         from tui.screens.dialogs import HandOverScreen
 
-        absent = self.seat.absent_seats()
+        table = self.seat.table
+        if table is None:
+            return  # the key is not offered: every seat is set in the new-game form
+        absent = table.absent_seats()
 
         def chosen(choice: str | None) -> None:
             try:
                 if choice == "absent":
-                    self.seat.hand_over("normal", absent[0][0])
+                    table.hand_over("normal", absent[0][0])
                 elif choice == "back":
-                    self.seat.hand_over(None)
+                    table.hand_over(None)
                 elif choice in LEVELS:  # Escape chose "": nothing
-                    self.seat.hand_over(choice)
-            except SeatError as exc:
-                self.notify(str(exc), severity="warning", markup=False)
+                    table.hand_over(choice)
+            except SeatError as exc:  # the table changed while the question was open
+                self.refuse(str(exc), standing=True)
 
         name = absent[0][1] if absent else None
-        self.app.push_screen(HandOverScreen(self.seat.handed_to, name), chosen)
+        self.app.push_screen(HandOverScreen(table.handed_to, name), chosen)
 
-    def refuse(self, reason: str) -> None:
+    def refuse(self, reason: str, *, standing: bool = False) -> None:
         """Say why a key does nothing now (the game screen says it in its action bar, in
-        place of the options, where no notice covers the prompt)."""
+        place of the options, where no notice covers the prompt). ``standing``: the
+        reason is how the game or the table stands (a pause…), not the half-built action."""
         self.notify(reason, severity="warning", markup=False)
 
     def action_pause(self) -> None:
@@ -91,13 +99,16 @@ class GameMenus(Screen[None]):
         refused before the question."""
         from tui.screens.dialogs import ConfirmScreen
 
-        if self.seat.can_resume():
+        table = self.seat.table
+        if table is None:
+            return  # the key is not offered: a game here just stops
+        if table.can_resume():
             question = "Resume the table now? Your pause ends for everyone."
             self.app.push_screen(ConfirmScreen(question), self._resume_answered)
             return
-        why = self.seat.why_no_pause()
+        why = table.why_no_pause()
         if why is not None:
-            self.refuse(why)
+            self.refuse(why, standing=True)
             return
         question = f"Pause the table for everyone for {PAUSE_MINUTES} minutes? (once per season)"
         self.app.push_screen(ConfirmScreen(question), self._pause_answered)
@@ -105,20 +116,20 @@ class GameMenus(Screen[None]):
     def _pause_answered(self, yes: bool | None) -> None:
         from table.seat import SeatError
 
-        if yes:
+        if yes and self.seat.table is not None:
             try:
-                self.seat.pause(PAUSE_MINUTES)
+                self.seat.table.pause(PAUSE_MINUTES)
             except SeatError as exc:  # the table changed while the question was open
-                self.refuse(str(exc))
+                self.refuse(str(exc), standing=True)
 
     def _resume_answered(self, yes: bool | None) -> None:
         from table.seat import SeatError
 
-        if yes:
+        if yes and self.seat.table is not None:
             try:
-                self.seat.resume()
+                self.seat.table.resume()
             except SeatError as exc:  # the pause ran out while the question was open
-                self.refuse(str(exc))
+                self.refuse(str(exc), standing=True)
 
     def action_load(self) -> None:
         self.post_message(LoadRequested())

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Static
 from tui.widgets.keys import KeysBar
 
 if TYPE_CHECKING:
-    from table.client.remote import TableDirectory
+    from table.client.directory import TableDirectory
 
 COLUMNS = (("#", 3), ("Player", 20), ("Rating", 7), ("μ ± σ", 12), ("Games", 5), ("Wins", 5))
 
@@ -56,7 +56,7 @@ class LadderScreen(Screen[None]):
 
     @work(exclusive=True)
     async def _load(self) -> None:
-        from table.client.remote import TableUnavailable
+        from table.client.directory import TableUnavailable
         from table.seat import SeatError
 
         try:

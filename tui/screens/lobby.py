@@ -22,11 +22,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from tui import look
+from tui.turns import is_my_turn, my_seat
 from tui.widgets.keys import KeysBar
 
 if TYPE_CHECKING:
-    from table.client.remote import RemoteSeat, TableDirectory
+    from table.client.directory import TableDirectory
     from table.protocol import TableInfo
+    from table.seat import GameSeat
 
 REFRESH = 2.0
 """Seconds between two looks at the server's tables."""
@@ -35,20 +37,11 @@ COLUMNS = (("", 1), ("Table", 16), ("Players", 28), ("Status", 15), ("Seen", 4))
 """Column labels and widths: they fit in 80 columns with the cell padding."""
 
 
-def my_seat(info: TableInfo, player: str) -> int | None:
-    """The seat ``player`` has at the table (reserved or taken), None if none."""
-    return next((i for i, s in enumerate(info.seats) if s.name == player and not s.computer), None)
-
-
 def free_seat(info: TableInfo) -> int | None:
     """An open seat nobody has taken yet, None if none."""
     if info.status != "waiting":
         return None
     return next((i for i, s in enumerate(info.seats) if s.name is None), None)
-
-
-def is_my_turn(info: TableInfo, player: str) -> bool:
-    return info.status == "playing" and info.turn is not None and info.turn == my_seat(info, player)
 
 
 def order(tables: tuple[TableInfo, ...], player: str) -> list[TableInfo]:
@@ -138,7 +131,7 @@ class LobbyScreen(Screen[None]):
     class Opened(Message):
         """A table was opened here, to play at or to watch: show it."""
 
-        def __init__(self, seat: RemoteSeat) -> None:
+        def __init__(self, seat: GameSeat) -> None:
             super().__init__()
             self.seat = seat
 
@@ -185,7 +178,7 @@ class LobbyScreen(Screen[None]):
 
     @work(exclusive=True, group="lobby-list")
     async def action_refresh(self) -> None:
-        from table.client.remote import TableUnavailable
+        from table.client.directory import TableUnavailable
 
         try:
             tables = await self.directory.tables()
@@ -284,7 +277,7 @@ class LobbyScreen(Screen[None]):
 
     @work(exclusive=True, group="lobby-open")
     async def _open(self, table: int, *, watch: bool) -> None:
-        from table.client.remote import TableUnavailable
+        from table.client.directory import TableUnavailable
         from table.seat import SeatError
 
         self._say("Opening the table…")
@@ -301,8 +294,10 @@ class LobbyScreen(Screen[None]):
 
     @work(exclusive=True, group="lobby-open")
     async def _replay(self, table: int) -> None:
-        """A finished game, in the replay screen, with its chat."""
-        from table.client.remote import TableUnavailable
+        """A finished game, in the replay screen, with its journal's lines where they were
+        said and the stand-ins' moves marked."""
+        from table import journal
+        from table.client.directory import TableUnavailable
         from table.seat import SeatError
         from tui.screens.replay import ReplayScreen
 
@@ -312,9 +307,14 @@ class LobbyScreen(Screen[None]):
             self._say(str(exc))
             return
         states, actions = seat.history()
-        chat, title = list(seat.chat), seat.title
+        told = seat.table.journal
+        lines, standins = journal.told_lines(told), journal.standins(told, len(actions))
+        title = seat.title
         seat.close()
-        self.app.push_screen(ReplayScreen((states, actions), title=title, start=-1, chat=chat))
+        replay = ReplayScreen(
+            (states, actions), title=title, start=-1, lines=lines, standins=standins
+        )
+        self.app.push_screen(replay)
 
     def action_create(self) -> None:
         from tui.screens.create_table import CreateTableScreen, start_words

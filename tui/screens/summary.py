@@ -238,7 +238,7 @@ class FinalScreen(Screen[None]):
         """``n``: a new game after a game on this machine, the tables' lobby after a game
         at a shared table (where a new game is one more table)."""
         if action in ("new_game", "tables"):
-            return self.seat.can_say() == (action == "tables")
+            return (self.seat.table is not None) == (action == "tables")
         return True
 
     def action_new_game(self) -> None:
@@ -248,8 +248,11 @@ class FinalScreen(Screen[None]):
         self.post_message(TablesRequested())
 
     def action_replay(self) -> None:
+        from table.seat import told_beside
+
         states, actions = self.seat.history()
-        self.post_message(ReplayRequested(states, actions, self.seat.title))
+        lines, standins = told_beside(self.seat)
+        self.post_message(ReplayRequested(states, actions, self.seat.title, lines, standins))
 
     def action_quit(self) -> None:
         self.app.exit()

@@ -1,0 +1,173 @@
+"""The lobby's side of a table server: where it listens, a connection to it, its tables.
+
+:class:`ServerAddress` says where the server listens and who this terminal's player
+claims to be; its :meth:`~ServerAddress.directory` is the lobby's :class:`TableDirectory`
+(the tables, creating one, the ladder, sitting or watching), which opens each table on a
+connection of its own as a :class:`table.client.seat.RemoteSeat`. Both speak to the server
+through a :class:`Link`, the one connection's interface (:mod:`table.client.connection`
+is the real one; :mod:`tui.server_text` wraps it so that every server string is shown
+safely; the tests script it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from table import protocol as wire
+from table.seat import SeatError
+
+if TYPE_CHECKING:
+    from table.client.seat import RemoteSeat
+
+DIAL_TIMEOUT = 2.0
+"""Seconds to reach the server before playing on this machine instead."""
+
+
+class TableUnavailable(Exception):
+    """The server cannot be reached or refused the request; ``str`` is one sentence."""
+
+
+class Link(Protocol):
+    """One connection to the server, after the hello (the client of ``table.client``)."""
+
+    @property
+    def player(self) -> str:
+        """The name the server granted this connection."""
+        ...
+
+    async def ask(self, message: wire.ClientMessage) -> wire.ServerMessage:
+        """Send a request (its ``ref`` filled in) and return the server's answer to it."""
+        ...
+
+    async def unasked(self) -> wire.ServerMessage:
+        """The next message the server sent unasked; raises ``ConnectionError`` once the
+        connection is gone."""
+        ...
+
+    def new_ref(self) -> int: ...
+
+    async def close(self) -> None: ...
+
+
+Dial = Callable[[], Awaitable[Link]]
+"""Opens a new connection (raises ``OSError`` or ``ConnectionError`` if it cannot)."""
+
+Keep = Callable[[str, bytes], str]
+"""Stores an exported game's save-file bytes under a name; returns the sentence to show,
+raises :class:`SeatError` saying why not."""
+
+
+@dataclass(frozen=True)
+class ServerAddress:
+    """Where the table server listens, and who this terminal's player claims to be (None:
+    the login name; a shared game account names its players, see ``--trust-account``); in
+    a door's session, the ticket the door gave it, sent on every dial (it is a secret:
+    never in a repr)."""
+
+    socket: Path
+    player: str | None = None
+    ticket: str | None = field(default=None, repr=False)
+
+    async def dial(self) -> Link:
+        from table.client.connection import connect
+
+        connecting = connect(self.socket, self.player, self.ticket)
+        return await asyncio.wait_for(connecting, DIAL_TIMEOUT)
+
+    async def directory(self, keep: Keep | None = None) -> TableDirectory:
+        """The server's lobby (its games exported through ``keep``); raises
+        :class:`TableUnavailable` saying why not."""
+        from table.client.connection import Refused
+
+        try:
+            link = await self.dial()
+        except Refused as exc:  # before OSError, its base: the server said no
+            raise TableUnavailable(f"The table server refused this terminal: {exc}") from None
+        except (OSError, TimeoutError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "no answer"
+            raise TableUnavailable(f"No table server at {self.socket} ({reason}).") from None
+        return TableDirectory(link, self.dial, str(self.socket), keep)
+
+
+_Reply = TypeVar("_Reply")
+
+
+def answer(reply: wire.ServerMessage, expected: type[_Reply]) -> _Reply:
+    """``reply`` as the ``expected`` answer; a refusal raises :class:`SeatError` (its
+    reason), anything else :class:`TableUnavailable`."""
+    if isinstance(reply, wire.Error):
+        raise SeatError(reply.reason)
+    if not isinstance(reply, expected):
+        raise TableUnavailable(f"The server answered oddly ({type(reply).__name__}).")
+    return reply
+
+
+class TableDirectory:
+    """The lobby's side of one server: its tables, and doors to them."""
+
+    def __init__(self, link: Link, dial: Dial, where: str, keep: Keep | None = None) -> None:
+        self.link = link
+        self.dial = dial
+        self.keep = keep
+        self.where = where
+        """The socket, for messages."""
+
+    @property
+    def player(self) -> str:
+        return self.link.player
+
+    async def _ask(self, message: wire.ClientMessage) -> wire.ServerMessage:
+        try:
+            return await self.link.ask(message)
+        except (OSError, ConnectionError):
+            pass
+        try:  # once more on a fresh connection: the server may have restarted
+            self.link = await self.dial()
+            return await self.link.ask(message)
+        except (OSError, ConnectionError):
+            raise TableUnavailable(f"The table server at {self.where} does not answer.") from None
+
+    async def tables(self) -> tuple[wire.TableInfo, ...]:
+        reply = await self._ask(wire.ListTables(self.link.new_ref()))
+        return answer(reply, wire.Lobby).tables
+
+    async def create(
+        self,
+        seats: Sequence[wire.SeatSpec],
+        title: str = "",
+        pace: wire.Pace = "days",
+        wait: float = 300,
+    ) -> wire.TableInfo:
+        """Create a table; returns how it stands (playing at once, or waiting for players
+        to take its open seats)."""
+        request = wire.CreateTable(self.link.new_ref(), tuple(seats), title, pace, wait)
+        reply = await self._ask(request)
+        (table,) = answer(reply, wire.Lobby).tables
+        return table
+
+    async def ladder(self) -> tuple[wire.Standing, ...]:
+        """The server's ladder, best first."""
+        return answer(await self._ask(wire.Ladder(self.link.new_ref())), wire.Standings).rows
+
+    async def sit(self, table: int) -> RemoteSeat:
+        """Sit at ``table`` (your seat, or a free one) on a connection of its own."""
+        return await self._open(table, watch=False)
+
+    async def watch(self, table: int) -> RemoteSeat:
+        """Watch ``table`` on a connection of its own."""
+        return await self._open(table, watch=True)
+
+    async def _open(self, table: int, *, watch: bool) -> RemoteSeat:
+        from table.client.seat import RemoteSeat
+
+        where, keep = self.where, self.keep
+        return await RemoteSeat.open(self.dial, table, watch=watch, where=where, keep=keep)
+
+    async def close(self) -> None:
+        with contextlib.suppress(OSError, ConnectionError):
+            await self.link.close()
