@@ -110,7 +110,7 @@ def test_hostile_lines_are_kept_safe_and_bounded() -> None:
     sayer without a name) is escaped, not lost, so the export always loads; past the
     bound the oldest chat gives way first."""
     states, actions = _game(2)
-    evil = [
+    evil: list[journal.Any] = [
         journal.Chat(T0, 1, "\x1b[2Jann", "hi\u202e\x07 [/]" + "x" * 500),
         journal.Chat(T0, 1, "", "who?"),
         journal.Undo(T0, 1, "ben\u202e"),

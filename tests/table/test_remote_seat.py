@@ -449,7 +449,10 @@ def test_what_followed_an_entry_is_counted_from_the_end_past_left_out_chat() -> 
     the entries since a given number are still the journal's last ones."""
     start = start_state()
     action = core.legal_actions(start)[0]
-    entries = [journal.Move(1.0, 0, 0, action), journal.Chat(2.0, 1, "ben", "new")]
+    entries: list[journal.Any] = [
+        journal.Move(1.0, 0, 0, action),
+        journal.Chat(2.0, 1, "ben", "new"),
+    ]
     told = replace(snapshot(start, [action], entries=entries), first=3)  # 3 old lines out
     known = KnownTable(told)
     assert known.upto == 5 and known.since(4) == entries[1:] and known.since(0) == entries
