@@ -15,12 +15,12 @@ import logging
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from socket import gethostname
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final, cast
 from urllib.parse import urlsplit
 
-import textual_serve
 from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
@@ -31,6 +31,7 @@ from table.doors.options import WEB_URL_FILE
 from table.doors.players_thread import PlayersThread
 from table.doors.ssh.gate import WrongCodes
 from table.doors.web import pages
+from table.doors.web.internals import STATIC, check_textual_serve
 from table.host.players import Players, PlayersError
 from table.server.log import log, log_once
 
@@ -61,7 +62,6 @@ CONNECTIONS_PER_ADDRESS: Final = 32
 """Connections from one address at once (a browser opens about 6, and a websocket a
 tab); not counted for the proxy on this machine (``--web-url``)."""
 CONNECTIONS_IN_ALL: Final = 512
-STATIC: Final = Path(textual_serve.__file__).parent / "static"
 OWN_STATIC: Final = Path(__file__).parent / "static"
 
 
@@ -92,12 +92,15 @@ class WebDoor:
         self._downloads = DownloadManager()
         self.connections: Counter[str] = Counter()
         """Connections open, per address ("": through the proxy on this machine)."""
-        self._peers: dict[Any, str] = {}
+        self._listening: asyncio.Server | None = None
 
     # ---------------------------------------------------------------- start and stop
 
     async def start(self, host: str | None, port: int) -> None:
-        """Listen on ``host``:``port`` (raises ``OSError`` when it cannot)."""
+        """Listen on ``host``:``port`` (raises ``OSError`` when it cannot, or
+        :class:`~table.doors.internals.LibraryChanged` when textual-serve lacks what the
+        door relies on)."""
+        check_textual_serve()
         logging.getLogger("textual-serve").setLevel(logging.CRITICAL)
         logging.getLogger("aiohttp").setLevel(logging.CRITICAL)
         self._store = PlayersThread(self.db)
@@ -116,11 +119,15 @@ class WebDoor:
             app, access_log=None, handle_signals=False, keepalive_timeout=QUIET_WITHIN
         )
         await self._runner.setup()
-        assert self._runner.server is not None
-        self._bound_connections(self._runner.server)
-        site = web.TCPSite(self._runner, host, port, backlog=128)
-        await site.start()
-        bound = self._runner.addresses[0][1] if self._runner.addresses else port
+        serve = self._runner.server
+        assert serve is not None
+        # aiohttp's Server is the protocol factory for loop.create_server (its documented
+        # low-level use): each connection is counted before aiohttp is given it.
+        self._listening = await asyncio.get_running_loop().create_server(
+            lambda: Counted(self, serve), host, port, backlog=128
+        )
+        sockets = self._listening.sockets
+        bound = sockets[0].getsockname()[1] if sockets else port
         if self.public_url is None:
             self.public_url = f"http://{_url_host(host)}:{bound}/"
         with contextlib.suppress(OSError):  # a hint for `mykerinos invite --web`
@@ -135,42 +142,35 @@ class WebDoor:
         await asyncio.gather(
             *(self._shut(tab, message=b"the table server is stopping") for tab in self.tabs)
         )
+        if self._listening is not None:
+            self._listening.close()
         if self._runner is not None:
-            await self._runner.cleanup()
+            await self._runner.cleanup()  # closes the connections aiohttp was given
             self._runner = None
         if self._store is not None:
             self._store.close()
             self._store = None
 
-    def _bound_connections(self, server: web.Server) -> None:
-        """Drop a newcomer past :data:`CONNECTIONS_PER_ADDRESS` or
-        :data:`CONNECTIONS_IN_ALL` at once (aiohttp bounds neither: three hundred
-        half-sent requests held as many descriptors, which the tables and the other door
-        need too). aiohttp's server tells of each connection through these two calls."""
-        made, lost = server.connection_made, server.connection_lost
+    def admit(self, transport: asyncio.BaseTransport) -> str | None:
+        """The address a new connection counts against, or None when it is past
+        :data:`CONNECTIONS_PER_ADDRESS` or :data:`CONNECTIONS_IN_ALL` (aiohttp bounds
+        neither: three hundred half-sent requests held as many descriptors, which the
+        tables and the other door need too). Counted until :meth:`gone`."""
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        if self.proxied and _loopback(address):
+            address = ""  # the proxy: every browser comes through it
+        crowded = address and self.connections[address] >= CONNECTIONS_PER_ADDRESS
+        if crowded or self.connections.total() >= CONNECTIONS_IN_ALL:
+            log_once(f"web full {address}", f"web door: {address or 'the proxy'} refused, "
+                     f"{self.connections.total()} connections")  # fmt: skip
+            return None
+        self.connections[address] += 1
+        return address
 
-        def connection_made(handler: Any, transport: asyncio.Transport) -> None:
-            made(handler, transport)
-            peer = transport.get_extra_info("peername")
-            address = str(peer[0]) if peer else "?"
-            if self.proxied and _loopback(address):
-                address = ""  # the proxy: every browser comes through it
-            self._peers[handler] = address
-            self.connections[address] += 1
-            crowded = address and self.connections[address] > CONNECTIONS_PER_ADDRESS
-            if crowded or self.connections.total() > CONNECTIONS_IN_ALL:
-                log_once(f"web full {address}", f"web door: {address or 'the proxy'} refused, "
-                         f"{self.connections.total()} connections")  # fmt: skip
-                transport.abort()
-
-        def connection_lost(handler: Any, exc: BaseException | None = None) -> None:
-            lost(handler, exc)
-            address = self._peers.pop(handler, None)
-            if address is not None:
-                uncount(self.connections, address)
-
-        server.connection_made = connection_made  # type: ignore[method-assign]
-        server.connection_lost = connection_lost  # type: ignore[method-assign]
+    def gone(self, address: str) -> None:
+        """A connection :meth:`admit` counted has closed."""
+        uncount(self.connections, address)
 
     # ---------------------------------------------------------------- pages
 
@@ -381,6 +381,49 @@ class WebDoor:
         return f"{parts.scheme}://{parts.netloc}"
 
 
+class Counted(asyncio.Protocol):
+    """One connection to the door: counted against its bounds (:meth:`WebDoor.admit`)
+    before aiohttp gets it, and handed on to the protocol aiohttp makes for it only then
+    (a refused connection costs aiohttp nothing). Every call of the asyncio protocol
+    contract is passed on as it comes, flow control included."""
+
+    def __init__(self, door: WebDoor, serve: Callable[[], asyncio.Protocol]) -> None:
+        self.door = door
+        self.serve = serve
+        self.http: asyncio.Protocol | None = None
+        """aiohttp's protocol for this connection (None: refused, or not yet made)."""
+        self.address = ""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        address = self.door.admit(transport)
+        if address is None:
+            cast(asyncio.Transport, transport).abort()  # a socket's, from create_server
+            return
+        self.address = address
+        self.http = self.serve()
+        self.http.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.http is not None:
+            self.http.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.http.eof_received() if self.http is not None else None
+
+    def pause_writing(self) -> None:
+        if self.http is not None:
+            self.http.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.http is not None:
+            self.http.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.http is not None:
+            self.door.gone(self.address)
+            self.http.connection_lost(exc)
+
+
 class Game(AppService):
     """One tab's game: textual-serve's ``AppService`` (its packets to and from the
     process), started as :mod:`tui.web` with a fixed command and an environment built
@@ -401,6 +444,9 @@ class Game(AppService):
         await self.tab.close()
 
     async def _open_app_process(self, width: int = 80, height: int = 24):  # type: ignore[no-untyped-def]
+        """The game's process, as textual-serve's own would be but without a shell or the
+        server's environment (a patch of textual-serve's internals: see
+        :data:`table.doors.web.internals.APP_PROCESS`, which the door checks at start)."""
         home = player_home(self.door.folder, self.player)
         env = {
             "PATH": "/usr/bin:/bin",
