@@ -252,7 +252,7 @@ async def test_asyncssh_environment() -> None:
         environment = await asyncio.wait_for(kept, WITHIN)
         chan.close()
     assert environment == {b"LANG": b"fr_FR.UTF-8"}, (
-        f"{ssh.ENVIRONMENT.name}: the channel kept {sorted(environment)}: "
+        f"{ssh.ENVIRONMENT.name}: the channel kept {len(environment)} variables: "
         f"{ssh.ENVIRONMENT.where} is no longer asked: re-check asyncssh's channel requests"
     )
 
