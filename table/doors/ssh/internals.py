@@ -144,16 +144,12 @@ EnvWanted = Callable[[Mapping[bytes, bytes], bytes, bytes], bool]
 
 def keep_environment(chan: asyncssh.SSHServerChannel[bytes], wanted: EnvWanted) -> None:
     """Make ``chan`` keep an ``env`` request only when ``wanted(kept, name, value)``, and
-    refuse the others (``kept``: the variables kept so far). ``chan`` is asyncssh's own
-    channel (the server's ``line_editor=False``), not a line editor's wrapper of it."""
+    refuse the others (``kept``: the variables kept so far). ``chan`` must be asyncssh's
+    own channel (the door's ``line_editor=False``): a line editor's wrapper passes every
+    name on to the channel it wraps, but keeps what is set on it."""
     env = getattr(chan, "_env", None)
-    if not isinstance(env, dict) or not hasattr(type(chan), "_process_env_request"):
-        # A line editor's channel passes every name on to the channel it wraps but keeps
-        # what is set on it: the door turns asyncssh's line editor off.
-        problem = (
-            f"{ENVIRONMENT.name}: this channel does not take its own env requests "
-            "(asyncssh keeps them elsewhere, or its line editor wraps the channel)"
-        )
+    if not isinstance(env, dict) or not hasattr(chan, "_process_env_request"):
+        problem = f"{ENVIRONMENT.name}: this asyncssh keeps a session's environment elsewhere"
         log_once("door internals", f"door: {problem}")
         raise LibraryChanged(problem)
 
