@@ -274,7 +274,7 @@ async def test_textual_serve_app_process(monkeypatch: pytest.MonkeyPatch, tmp_pa
     from textual_serve.app_service import AppService
     from textual_serve.download_manager import DownloadManager
 
-    from table.doors.web.server import Game
+    from table.doors.web.game import Game
 
     for function in (AppService._open_app_process, AppService._build_environment):
         mirrors(
@@ -283,7 +283,7 @@ async def test_textual_serve_app_process(monkeypatch: pytest.MonkeyPatch, tmp_pa
                 function.__name__
             ],
             web.APP_PROCESS,
-            "table.doors.web.server.Game._open_app_process stands in for (a new variable or "
+            "table.doors.web.game.Game._open_app_process stands in for (a new variable or "
             "option the web driver needs must be carried over)",
         )
     monkeypatch.setenv("MYKERINOS_NOT_FOR_GAMES", "the server's own")
@@ -301,7 +301,7 @@ async def test_textual_serve_app_process(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
     monkeypatch.setattr(asyncio, "create_subprocess_exec", exec_)
     door = SimpleNamespace(
-        folder=tmp_path, socket=tmp_path / "t.sock", _downloads=DownloadManager()
+        folder=tmp_path, socket=tmp_path / "t.sock", downloads=DownloadManager()
     )
     tab = SimpleNamespace(send_bytes=_nothing, send_str=_nothing, close=_nothing)
     game = Game(door, "ticket", "ann", tab)  # type: ignore[arg-type]

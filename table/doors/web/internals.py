@@ -1,11 +1,11 @@
 """The web door's reliance on textual-serve's internals, where it has no public way.
 
-- A tab's game (:class:`~table.doors.web.server.Game`): textual-serve documents only its
+- A tab's game (:class:`~table.doors.web.game.Game`): textual-serve documents only its
   ``Server``, which runs one app for anyone who opens the page; the door needs its own
   sign-in, origin checks and bounds in front, so it drives textual-serve's
   ``AppService`` (one app process and its packets) itself.
 - The game's process (:meth:`Game._open_app_process
-  <table.doors.web.server.Game._open_app_process>`): textual-serve's public way to start
+  <table.doors.web.game.Game._open_app_process>`): textual-serve's public way to start
   an app is a shell command run with a copy of the server's whole environment plus
   ``TEXTUAL_DRIVER``; the door starts a fixed command without a shell, in the player's
   folder, with an environment built from nothing, the ticket in it (a ticket on a command
@@ -15,7 +15,7 @@
 
 aiohttp is not patched: the bound on connections wraps the protocol each connection gets
 from the app runner's :class:`aiohttp.web.Server`, which aiohttp documents as a protocol
-factory for ``loop.create_server`` (see :mod:`table.doors.web.server`).
+factory for ``loop.create_server`` (see :mod:`table.doors.web.connections`).
 
 :data:`PATCHES` lists what each relies on; :meth:`WebDoor.start
 <table.doors.web.server.WebDoor.start>` checks them before it listens.
@@ -38,7 +38,7 @@ PAGE_FILES: Final = ("js/textual.js", "css/xterm.css")
 SERVICE = "textual_serve.app_service"
 APP_SERVICE = Patch(
     name="a tab's game",
-    where="table.doors.web.server.Game, a subclass of AppService, and WebDoor._read_tab",
+    where="table.doors.web.game.Game, a subclass of AppService, and WebDoor._read_tab",
     library="textual-serve",
     checked=CHECKED,
     relies_on="AppService (textual-serve documents only its Server, which signs nobody "
@@ -63,7 +63,7 @@ APP_SERVICE = Patch(
 )
 APP_PROCESS = Patch(
     name="the game's process of a tab",
-    where="table.doors.web.server.Game._open_app_process",
+    where="table.doors.web.game.Game._open_app_process",
     library="textual-serve",
     checked=CHECKED,
     relies_on="AppService._open_app_process(width, height), which start() awaits for the "

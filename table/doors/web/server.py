@@ -9,31 +9,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import re
-import sys
-from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from socket import gethostname
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
-from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from table.counts import uncount
-from table.doors.admissions import DoorFull, player_home
+from table.doors.admissions import DoorFull
 from table.doors.options import WEB_URL_FILE
 from table.doors.players_thread import PlayersThread
 from table.doors.ssh.gate import WrongCodes
 from table.doors.web import pages
+from table.doors.web.connections import Connections, Counted, loopback
+from table.doors.web.game import Game
 from table.doors.web.internals import STATIC, check_textual_serve
 from table.host.players import Players, PlayersError
-from table.server.log import log, log_once
+from table.server.log import log
 
 if TYPE_CHECKING:
     from table.doors.admissions import Admissions
@@ -46,8 +42,6 @@ MESSAGE_LIMIT: Final = 64 * 1024
 """Bytes of one websocket message from a browser (keys, a resize)."""
 SIZE_LIMIT: Final = 500
 """Columns or rows a browser may ask for."""
-END_WITHIN: Final = 1.5
-"""Seconds a game has to leave once its tab is gone, before it is killed."""
 CLOSE_WITHIN: Final = 2.0
 """Seconds a tab has to take its last words and its close: a browser that stopped
 reading never takes them (aiohttp waits for room in the socket without end), and its
@@ -58,10 +52,6 @@ SESSIONS_CHECKED_EVERY: Final = 10.0
 QUIET_WITHIN: Final = 10.0
 """Seconds a connection may stay without a whole request (silent, or a request half
 sent, or idle between two): then it is closed."""
-CONNECTIONS_PER_ADDRESS: Final = 32
-"""Connections from one address at once (a browser opens about 6, and a websocket a
-tab); not counted for the proxy on this machine (``--web-url``)."""
-CONNECTIONS_IN_ALL: Final = 512
 OWN_STATIC: Final = Path(__file__).parent / "static"
 
 
@@ -89,9 +79,9 @@ class WebDoor:
         self._runner: web.AppRunner | None = None
         self._store: PlayersThread | None = None
         self._watching: asyncio.Task[None] | None = None
-        self._downloads = DownloadManager()
-        self.connections: Counter[str] = Counter()
-        """Connections open, per address ("": through the proxy on this machine)."""
+        self.downloads = DownloadManager()
+        """Files the games offer (textual-serve's; the game offers none yet)."""
+        self.connections = Connections(proxied=public_url is not None)
         self._listening: asyncio.Server | None = None
 
     # ---------------------------------------------------------------- start and stop
@@ -124,7 +114,7 @@ class WebDoor:
         # aiohttp's Server is the protocol factory for loop.create_server (its documented
         # low-level use): each connection is counted before aiohttp is given it.
         self._listening = await asyncio.get_running_loop().create_server(
-            lambda: Counted(self, serve), host, port, backlog=128
+            lambda: Counted(self.connections, serve), host, port, backlog=128
         )
         sockets = self._listening.sockets
         bound = sockets[0].getsockname()[1] if sockets else port
@@ -150,27 +140,6 @@ class WebDoor:
         if self._store is not None:
             self._store.close()
             self._store = None
-
-    def admit(self, transport: asyncio.BaseTransport) -> str | None:
-        """The address a new connection counts against, or None when it is past
-        :data:`CONNECTIONS_PER_ADDRESS` or :data:`CONNECTIONS_IN_ALL` (aiohttp bounds
-        neither: three hundred half-sent requests held as many descriptors, which the
-        tables and the other door need too). Counted until :meth:`gone`."""
-        peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if peer else "?"
-        if self.proxied and _loopback(address):
-            address = ""  # the proxy: every browser comes through it
-        crowded = address and self.connections[address] >= CONNECTIONS_PER_ADDRESS
-        if crowded or self.connections.total() >= CONNECTIONS_IN_ALL:
-            log_once(f"web full {address}", f"web door: {address or 'the proxy'} refused, "
-                     f"{self.connections.total()} connections")  # fmt: skip
-            return None
-        self.connections[address] += 1
-        return address
-
-    def gone(self, address: str) -> None:
-        """A connection :meth:`admit` counted has closed."""
-        uncount(self.connections, address)
 
     # ---------------------------------------------------------------- pages
 
@@ -360,7 +329,7 @@ class WebDoor:
         machine (``--web-url`` given), the address it forwarded for."""
         peer = request.remote or "?"
         forwarded = request.headers.get("X-Forwarded-For", "")
-        if self.proxied and forwarded and _loopback(peer):
+        if self.proxied and forwarded and loopback(peer):
             return forwarded.split(",")[-1].strip()[:64]
         return peer
 
@@ -379,127 +348,6 @@ class WebDoor:
         url = self._websocket_url(request)
         parts = urlsplit(url)
         return f"{parts.scheme}://{parts.netloc}"
-
-
-class Counted(asyncio.Protocol):
-    """One connection to the door: counted against its bounds (:meth:`WebDoor.admit`)
-    before aiohttp gets it, and handed on to the protocol aiohttp makes for it only then
-    (a refused connection costs aiohttp nothing). Every call of the asyncio protocol
-    contract is passed on as it comes, flow control included."""
-
-    def __init__(self, door: WebDoor, serve: Callable[[], asyncio.Protocol]) -> None:
-        self.door = door
-        self.serve = serve
-        self.http: asyncio.Protocol | None = None
-        """aiohttp's protocol for this connection (None: refused, or not yet made)."""
-        self.address = ""
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        address = self.door.admit(transport)
-        if address is None:
-            cast(asyncio.Transport, transport).abort()  # a socket's, from create_server
-            return
-        self.address = address
-        self.http = self.serve()
-        self.http.connection_made(transport)
-
-    def data_received(self, data: bytes) -> None:
-        if self.http is not None:
-            self.http.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return self.http.eof_received() if self.http is not None else None
-
-    def pause_writing(self) -> None:
-        if self.http is not None:
-            self.http.pause_writing()
-
-    def resume_writing(self) -> None:
-        if self.http is not None:
-            self.http.resume_writing()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.http is not None:
-            self.door.gone(self.address)
-            self.http.connection_lost(exc)
-
-
-class Game(AppService):
-    """One tab's game: textual-serve's ``AppService`` (its packets to and from the
-    process), started as :mod:`tui.web` with a fixed command and an environment built
-    from nothing, never a shell."""
-
-    def __init__(self, door: WebDoor, ticket: str, player: str, tab: web.WebSocketResponse):
-        super().__init__(
-            "", write_bytes=tab.send_bytes, write_str=tab.send_str, close=self._close_tab,
-            download_manager=door._downloads,
-        )  # fmt: skip
-        self.door = door
-        self.ticket = ticket
-        self.player = player
-        self.tab = tab
-
-    async def _close_tab(self) -> None:
-        """The game left by itself (its quit key): the page shows "Session ended"."""
-        await self.tab.close()
-
-    async def _open_app_process(self, width: int = 80, height: int = 24):  # type: ignore[no-untyped-def]
-        """The game's process, as textual-serve's own would be but without a shell or the
-        server's environment (a patch of textual-serve's internals: see
-        :data:`table.doors.web.internals.APP_PROCESS`, which the door checks at start)."""
-        home = player_home(self.door.folder, self.player)
-        env = {
-            "PATH": "/usr/bin:/bin",
-            "HOME": str(home),
-            "LANG": "C.UTF-8",
-            "MYKERINOS_TICKET": self.ticket,
-            "COLUMNS": str(width),
-            "ROWS": str(height),
-            "TEXTUAL_COLOR_SYSTEM": "truecolor",
-            "TEXTUAL_FPS": "60",
-        }
-        self._process = process = await asyncio.create_subprocess_exec(
-            sys.executable, "-I", "-m", "tui.web",
-            "--socket", str(self.door.socket), "--save-dir", str(home / "saves"),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=env, cwd=home, close_fds=True,
-        )  # fmt: skip
-        self._stdin = process.stdin
-        return process
-
-    async def end(self) -> None:
-        """The tab is gone: ask the game to quit, and make sure it left."""
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.stop(), END_WITHIN)
-        process = self._process
-        if process is None:
-            return
-        # Its output is read no more (the packets' task is over or was cancelled): a game
-        # blocked writing a frame its tab never took would not see the quit, and
-        # asyncio's wait() returns only once the pipes are closed, which a pipe left
-        # full never is, not even after a kill: the tab's admission and ticket were then
-        # held for ever (and `serve` never stopped). Read it into nothing meanwhile.
-        discarding = [
-            asyncio.ensure_future(_discard(stream))
-            for stream in (process.stdout, process.stderr)
-            if stream is not None
-        ]
-        try:  # wait for it first: kill() polls, and a poll reaps it behind asyncio's back
-            await asyncio.wait_for(process.wait(), END_WITHIN)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            with contextlib.suppress(TimeoutError):  # a pipe some other process holds
-                await asyncio.wait_for(process.wait(), END_WITHIN)
-        finally:
-            for task in discarding:
-                task.cancel()
-
-
-async def _discard(stream: asyncio.StreamReader) -> None:
-    with contextlib.suppress(Exception):
-        while await stream.read(1 << 16):
-            pass
 
 
 def _html(text: str, status: int = 200) -> web.Response:
@@ -533,13 +381,6 @@ def _host(request: web.Request) -> str:
     no browser's; ``invalid`` then, which matches no origin and connects nowhere."""
     host = request.host
     return host if _HOST.fullmatch(host) else "invalid"
-
-
-def _loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
 
 
 def _url_host(host: str | None) -> str:
