@@ -12,6 +12,19 @@ UTF-8 are decoded leniently (as U+FFFD, which no key binding uses), and the end 
 is treated like a hang-up: it raises SIGHUP in this process, whose handler saves the game
 and leaves (see ``MykerinosApp.hang_up``). Everything else is Textual's: the loop below
 mirrors ``LinuxDriver.run_input_thread`` of the pinned Textual version.
+
+Textual offers no public way to read the keyboard differently, so this relies on its
+internals (:data:`INPUT_THREAD`): the private parser (``textual._xterm_parser``,
+``textual._parser``), the method the input thread calls, and the driver's attributes the
+loop reads. The app (:mod:`tui.app`) relies on two more: it writes a desktop notice's
+escapes through ``App._driver``, in order with the frames, as Textual's own ``bell``
+does (:data:`APP_DRIVER`), and it turns an unexpected error into one line and a report
+by overriding ``App._fatal_error`` (:data:`CRASH`). This module is imported as the app is
+made (``get_driver_class``), so it checks all three then (:func:`check_textual`): a
+Textual that changed them stops the game at once with one line naming the patch and the
+version, instead of a keyboard that reads nothing, a notice that crashes the game, or a
+crash shown as a traceback. docs/ARCHITECTURE.md ("Library internals") says why each is
+kept; tests/test_library_patches.py pins them.
 """
 
 from __future__ import annotations
@@ -22,11 +35,78 @@ import signal
 from codecs import getincrementaldecoder
 from collections.abc import Callable
 
-from textual._parser import ParseError
-from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
 
+from table.doors.internals import Patch, first, has_signature, is_subclass, uses
+
 READ_SIZE = 4096
+CHECKED = "textual 8.2.8"
+"""The Textual the patches below were last read against (the lock's)."""
+
+INPUT_THREAD = Patch(
+    name="the keyboard's reading thread",
+    where="tui.terminal.TerminalDriver.run_input_thread, a copy of Textual's own",
+    library="textual",
+    checked=CHECKED,
+    relies_on="LinuxDriver.run_input_thread(), which the input thread's target "
+    "_run_input_thread calls; the driver's fileno and exit_event and Driver._debug; "
+    "textual._xterm_parser.XTermParser(debug) with feed(data) and tick(); and "
+    "textual._parser.ParseError",
+    missing=lambda: first(
+        has_signature("textual.drivers.linux_driver", "LinuxDriver.run_input_thread", ["self"]),
+        uses("textual.drivers.linux_driver", "LinuxDriver._run_input_thread", "run_input_thread"),
+        uses("textual.drivers.linux_driver", "LinuxDriver.__init__", "fileno", "exit_event"),
+        uses("textual.driver", "Driver.__init__", "_debug"),
+        has_signature("textual._xterm_parser", "XTermParser.__init__", ["self", "debug"]),
+        has_signature("textual._xterm_parser", "XTermParser.feed", ["self", "data"]),
+        has_signature("textual._xterm_parser", "XTermParser.tick", ["self"]),
+        is_subclass("textual._parser", "ParseError", Exception),
+    ),
+)
+APP_DRIVER = Patch(
+    name="desktop notices",
+    where="tui.app.MykerinosApp.write_escapes",
+    library="textual",
+    checked=CHECKED,
+    relies_on="App._driver, the driver the app runs on, which App._build_driver sets and "
+    "App.bell writes to",
+    missing=lambda: first(
+        uses("textual.app", "App._build_driver", "_driver"),
+        uses("textual.app", "App.bell", "_driver", "write"),
+    ),
+)
+CRASH = Patch(
+    name="the one line of a crash",
+    where="tui.app.MykerinosApp._fatal_error",
+    library="textual",
+    checked=CHECKED,
+    relies_on="App._fatal_error(), which App._handle_exception calls for an unexpected "
+    "error while it is being handled (Textual has no public hook for it)",
+    missing=lambda: first(
+        has_signature("textual.app", "App._fatal_error", ["self"]),
+        uses("textual.app", "App._handle_exception", "_fatal_error"),
+    ),
+)
+PATCHES = (INPUT_THREAD, APP_DRIVER, CRASH)
+
+
+class TextualChanged(SystemExit):
+    """This Textual lacks what a patch relies on: the game stops before it starts, with
+    one line naming the patch and the version (no traceback: the one reading it may be a
+    player at the SSH door)."""
+
+
+def check_textual() -> None:
+    """Stop with :class:`TextualChanged` when this Textual lacks what a patch relies on."""
+    problems = [problem for patch in PATCHES if (problem := patch.problem()) is not None]
+    if problems:
+        raise TextualChanged("mykerinos: the game cannot start: " + " — ".join(problems))
+
+
+check_textual()
+
+from textual._parser import ParseError  # noqa: E402 - imported once known to be there
+from textual._xterm_parser import XTermParser  # noqa: E402
 
 
 class TerminalDriver(LinuxDriver):

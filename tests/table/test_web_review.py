@@ -20,7 +20,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from table.doors.web.server import CONNECTIONS_PER_ADDRESS, QUIET_WITHIN
+from table.doors.web.connections import CONNECTIONS_PER_ADDRESS
+from table.doors.web.server import QUIET_WITHIN
 from tests.table.test_web_protocol import START_LIMIT, WebDoor, client, games_of, sign_in
 
 

@@ -9,9 +9,10 @@ Only two ways in, both starting from a key whose signature the door verified:
   a code cannot bind a key its typist does not hold.
 
 asyncssh has no "partial success" (OpenSSH's ``AuthenticationMethods publickey,
-keyboard-interactive``), so :class:`Visitor` wraps its connection's signature check: a
-verified unknown key fails the public-key step, and from then on keyboard-interactive
-is offered. OpenSSH's client goes on to its next key, then to keyboard-interactive.
+keyboard-interactive``), so :class:`Visitor` wraps its connection's signature check (a
+patch of asyncssh's internals: :mod:`table.doors.ssh.internals`): a verified unknown key
+fails the public-key step, and from then on keyboard-interactive is offered. OpenSSH's
+client goes on to its next key, then to keyboard-interactive.
 
 Bounds (this faces the internet): keys tried per connection, code tries per connection,
 wrong codes per address over a window (:class:`WrongCodes`: a code is counted wrong from
@@ -19,7 +20,8 @@ the moment it is looked at, so a client that hangs up or asks again before the a
 still spends a try), connections not yet signed in (per address and in all), connections
 signed in (per player and in all), and asyncssh's login timeout. Passwords are never
 offered. A connection whose client stops reading what it is sent stops being read, and its
-games stop being read from, until it reads again (asyncssh itself ignores this).
+games stop being read from, until it reads again (asyncssh itself ignores this: another
+patch of :mod:`table.doors.ssh.internals`).
 Every refusal is said in words where SSH lets a server speak: in the code prompt, or in
 the disconnect reason the client prints.
 """
@@ -35,10 +37,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 import asyncssh
-from asyncssh.auth import KbdIntChallenge
 
 from table.counts import uncount
 from table.doors.players_thread import PlayersThread
+from table.doors.ssh.internals import after_signature_check, watch_output
 from table.host.players import Players, PlayersError, fingerprint
 from table.server.log import log, log_once
 
@@ -62,6 +64,10 @@ CODE_LENGTH: Final = 64
 """Characters of a typed code looked at (a real one has 19)."""
 SWEEP_EVERY: Final = 256
 """Wrong codes counted between two sweeps of the addresses whose window has passed."""
+
+Challenge = tuple[str, str, str, tuple[tuple[str, bool], ...]] | bool
+"""A keyboard-interactive challenge as asyncssh's ``get_kbdint_challenge`` documents it
+(title, instructions, language, prompts and whether each echoes), or a verdict."""
 
 
 class WrongCodes:
@@ -216,55 +222,40 @@ class Visitor(asyncssh.SSHServer):
             return
         pending[self.address] += 1
         self._counted = True
-        self._watch_output(conn)
-        original = conn.validate_public_key
+        watch_output(conn, self._output_held, self._output_freed)
+        after_signature_check(conn, self._verified)
 
-        async def verified(username: str, key_data: bytes, msg: bytes, signature: bytes) -> bool:
-            """asyncssh's check (our :meth:`validate_public_key`, then the signature);
-            a verified key that is nobody's fails here and opens keyboard-interactive."""
-            if not await original(username, key_data, msg, signature):
-                return False
-            if not msg:
-                return True  # a query: the client will sign next
-            owner = self._owners.get(key_data)
-            if owner is not None:
-                self.player, self.key = owner, key_data
-                return True
-            self._unknown_key = key_data
-            wait = self.gate.wrong.blocked(self.address)
-            if wait:
-                conn.disconnect(
-                    asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-                    f"too many wrong invitation codes from {self.address}: "
-                    f"try again in {int(wait // 60) + 1} minutes",
-                )
-            return False
+    def _verified(self, key: bytes) -> bool:
+        """A signature by ``key`` was verified (see
+        :func:`~table.doors.ssh.internals.after_signature_check`): its owner signs in; a
+        key that is nobody's fails here, which opens keyboard-interactive for it."""
+        owner = self._owners.get(key)
+        if owner is not None:
+            self.player, self.key = owner, key
+            return True
+        self._unknown_key = key
+        wait = self.gate.wrong.blocked(self.address)
+        if wait:
+            assert self.conn is not None
+            self.conn.disconnect(
+                asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                f"too many wrong invitation codes from {self.address}: "
+                f"try again in {int(wait // 60) + 1} minutes",
+            )
+        return False
 
-        conn.validate_public_key = verified  # type: ignore[method-assign]
+    def _output_held(self) -> None:
+        """The connection's socket holds as much unsent output as it may (its client reads
+        nothing): the door stops reading it (:func:`~table.doors.ssh.internals.watch_output`)
+        and its games' output waits."""
+        self.congested = True
+        for session in list(self.sessions):
+            session.output_held()
 
-    def _watch_output(self, conn: asyncssh.SSHServerConnection) -> None:
-        """Hold this connection's reading, and its games' output, while its transport's
-        buffer is full: asyncssh (2.24) ignores the transport's ``pause_writing``, so a
-        client that opens a window of 4 GB and then reads nothing would have the door
-        buffer every frame its games draw."""
-        transport: asyncio.Transport | None = getattr(conn, "_transport", None)
-
-        def pause_writing() -> None:
-            self.congested = True
-            if transport is not None:
-                transport.pause_reading()
-            for session in list(self.sessions):
-                session.output_held()
-
-        def resume_writing() -> None:
-            self.congested = False
-            if transport is not None and not transport.is_closing():
-                transport.resume_reading()
-            for session in list(self.sessions):
-                session.output_freed()
-
-        conn.pause_writing = pause_writing  # type: ignore[method-assign]
-        conn.resume_writing = resume_writing  # type: ignore[method-assign]
+    def _output_freed(self) -> None:
+        self.congested = False
+        for session in list(self.sessions):
+            session.output_freed()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._uncount()
@@ -307,7 +298,7 @@ class Visitor(asyncssh.SSHServer):
 
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         """Whether the door will look at a signature by ``key``: a known key, or an
-        unknown one that may redeem a code (see :meth:`connection_made`)."""
+        unknown one that may redeem a code (see :meth:`_verified`)."""
         self._keys_tried += 1
         if self._keys_tried > KEY_CHECKS:
             assert self.conn is not None
@@ -327,14 +318,12 @@ class Visitor(asyncssh.SSHServer):
     def kbdint_auth_supported(self) -> bool:
         return self._unknown_key is not None and self._code_tries < CODE_TRIES
 
-    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> KbdIntChallenge:
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> Challenge:
         key = self._unknown_key
         which = f" ({fingerprint(key)})" if key is not None else ""
         return _ask(f"This key{which} is not known here yet. Invitation code: ")
 
-    async def validate_kbdint_response(
-        self, username: str, responses: Sequence[str]
-    ) -> KbdIntChallenge:
+    async def validate_kbdint_response(self, username: str, responses: Sequence[str]) -> Challenge:
         """Redeem the typed code for the verified unknown key: signed in, or asked again
         with the reason in the prompt (the one text every client shows)."""
         key = self._unknown_key
@@ -386,10 +375,10 @@ class Visitor(asyncssh.SSHServer):
         return False
 
 
-def _ask(prompt: str) -> KbdIntChallenge:
+def _ask(prompt: str) -> Challenge:
     return ("Mykerinos invitation", "", "", ((prompt, True),))
 
 
-def _no_more(words: str) -> KbdIntChallenge:
+def _no_more(words: str) -> Challenge:
     """A last prompt that says why, whose answer is refused whatever it is."""
     return ("Mykerinos invitation", "", "", ((f"{words} (Enter) ", True),))

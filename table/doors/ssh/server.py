@@ -21,6 +21,7 @@ from table.doors.admissions import Admissions, player_home
 from table.doors.options import PORT_FILE, DoorLimits
 from table.doors.ssh.gate import LOGIN_TIMEOUT, Gate, GateLimits, Visitor
 from table.doors.ssh.hostkey import fingerprint, host_key
+from table.doors.ssh.internals import check_asyncssh
 from table.doors.ssh.session import STATUS_WITHIN, DoorSession
 from table.server.log import log
 
@@ -67,7 +68,10 @@ class Door:
 
     async def start(self, host: str | None, port: int) -> None:
         """Listen on ``host``:``port`` (raises ``OSError`` if it cannot, or
-        :class:`~table.doors.ssh.hostkey.HostKeyError`)."""
+        :class:`~table.doors.ssh.hostkey.HostKeyError`, or
+        :class:`~table.doors.internals.LibraryChanged` when asyncssh lacks what the door's
+        patches rely on)."""
+        check_asyncssh()
         _quiet_library_log()
         key = host_key(self.folder)
         self.fingerprint = fingerprint(key)

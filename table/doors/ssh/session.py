@@ -18,6 +18,13 @@ only while the channel and the connection both take it (a client that stops read
 leaves the game waiting on its terminal, not the door's memory growing); keys wait in
 the SSH window while the pty is full; of the ``env`` requests only the variables the game
 may get are kept (:data:`LOCALES_KEPT` ``LC_*`` at most).
+
+The pty is plumbed here rather than by asyncssh's public ``SSHServerProcess.redirect``,
+which would set and forward the terminal's size for it: redirect stops reading the pty
+only when the channel's window is full, so a client that opens a 4 GB window and then
+reads nothing had the door hold every frame (20 MB after 3 s, growing, measured with
+asyncssh 2.24.1), and it gives the pty whatever size the client names (30000×30000
+taken as is, where :func:`set_size` bounds it to 1000).
 """
 
 from __future__ import annotations
@@ -34,10 +41,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 import asyncssh
-from asyncssh.packet import SSHPacket
 
 from saves.text import printable
 from table.doors.admissions import DoorFull
+from table.doors.ssh.internals import keep_environment
 from table.server.log import log
 
 if TYPE_CHECKING:
@@ -121,7 +128,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
         self.visitor.sessions.add(self)
-        _keep_only_wanted_environment(chan)
+        keep_environment(chan, wanted_environment)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Mapping[int, int]) -> bool:  # fmt: skip
@@ -391,27 +398,15 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._err(f"{line}\r\n".encode())
 
 
-def _keep_only_wanted_environment(chan: asyncssh.SSHServerChannel[bytes]) -> None:
-    """Make ``chan`` keep only the ``env`` requests :func:`environment` may use (at most
-    :data:`LOCALES_KEPT` ``LC_*`` names), and refuse the others: asyncssh (2.24) keeps
-    every variable a client sends in the channel's ``_env``, without limit, for as long
-    as it is open."""
-    env: dict[bytes, bytes] | None = getattr(chan, "_env", None)
-    if env is None or not hasattr(chan, "_process_env_request"):
-        raise RuntimeError("this asyncssh keeps a session's environment elsewhere")
-
-    def env_request(packet: SSHPacket) -> bool:
-        name, value = packet.get_string(), packet.get_string()
-        packet.check_end()
-        if not WANTED_ENV.fullmatch(name) or len(value) > 64:
-            return False
-        locales = sum(1 for kept in env if kept.startswith(b"LC_"))
-        if name.startswith(b"LC_") and name not in env and locales >= LOCALES_KEPT:
-            return False
-        env[name] = value
-        return True
-
-    setattr(chan, "_process_env_request", env_request)  # noqa: B010 - asyncssh's own name
+def wanted_environment(kept: Mapping[bytes, bytes], name: bytes, value: bytes) -> bool:
+    """Whether a session keeps the ``env`` request ``name=value``, having ``kept`` those
+    before: only what :func:`environment` may use, and at most :data:`LOCALES_KEPT`
+    ``LC_*`` names (asyncssh itself keeps every variable, for as long as the channel is
+    open: see :func:`table.doors.ssh.internals.keep_environment`)."""
+    if not WANTED_ENV.fullmatch(name) or len(value) > 64:
+        return False
+    locales = sum(1 for known in kept if known.startswith(b"LC_"))
+    return not (name.startswith(b"LC_") and name not in kept and locales >= LOCALES_KEPT)
 
 
 async def _kill_late(process: asyncio.subprocess.Process) -> None:

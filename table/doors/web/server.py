@@ -9,30 +9,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import re
-import sys
-from collections import Counter
 from pathlib import Path
 from socket import gethostname
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
-import textual_serve
 from aiohttp import WSMsgType, web
-from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from table.counts import uncount
-from table.doors.admissions import DoorFull, player_home
+from table.doors.admissions import DoorFull
 from table.doors.options import WEB_URL_FILE
 from table.doors.players_thread import PlayersThread
 from table.doors.ssh.gate import WrongCodes
 from table.doors.web import pages
+from table.doors.web.connections import Connections, Counted, loopback
+from table.doors.web.game import Game
+from table.doors.web.internals import STATIC, check_textual_serve
 from table.host.players import Players, PlayersError
-from table.server.log import log, log_once
+from table.server.log import log
 
 if TYPE_CHECKING:
     from table.doors.admissions import Admissions
@@ -45,8 +42,6 @@ MESSAGE_LIMIT: Final = 64 * 1024
 """Bytes of one websocket message from a browser (keys, a resize)."""
 SIZE_LIMIT: Final = 500
 """Columns or rows a browser may ask for."""
-END_WITHIN: Final = 1.5
-"""Seconds a game has to leave once its tab is gone, before it is killed."""
 CLOSE_WITHIN: Final = 2.0
 """Seconds a tab has to take its last words and its close: a browser that stopped
 reading never takes them (aiohttp waits for room in the socket without end), and its
@@ -57,11 +52,6 @@ SESSIONS_CHECKED_EVERY: Final = 10.0
 QUIET_WITHIN: Final = 10.0
 """Seconds a connection may stay without a whole request (silent, or a request half
 sent, or idle between two): then it is closed."""
-CONNECTIONS_PER_ADDRESS: Final = 32
-"""Connections from one address at once (a browser opens about 6, and a websocket a
-tab); not counted for the proxy on this machine (``--web-url``)."""
-CONNECTIONS_IN_ALL: Final = 512
-STATIC: Final = Path(textual_serve.__file__).parent / "static"
 OWN_STATIC: Final = Path(__file__).parent / "static"
 
 
@@ -89,15 +79,18 @@ class WebDoor:
         self._runner: web.AppRunner | None = None
         self._store: PlayersThread | None = None
         self._watching: asyncio.Task[None] | None = None
-        self._downloads = DownloadManager()
-        self.connections: Counter[str] = Counter()
-        """Connections open, per address ("": through the proxy on this machine)."""
-        self._peers: dict[Any, str] = {}
+        self.downloads = DownloadManager()
+        """Files the games offer (textual-serve's; the game offers none yet)."""
+        self.connections = Connections(proxied=public_url is not None)
+        self._listening: asyncio.Server | None = None
 
     # ---------------------------------------------------------------- start and stop
 
     async def start(self, host: str | None, port: int) -> None:
-        """Listen on ``host``:``port`` (raises ``OSError`` when it cannot)."""
+        """Listen on ``host``:``port`` (raises ``OSError`` when it cannot, or
+        :class:`~table.doors.internals.LibraryChanged` when textual-serve lacks what the
+        door relies on)."""
+        check_textual_serve()
         logging.getLogger("textual-serve").setLevel(logging.CRITICAL)
         logging.getLogger("aiohttp").setLevel(logging.CRITICAL)
         self._store = PlayersThread(self.db)
@@ -116,11 +109,15 @@ class WebDoor:
             app, access_log=None, handle_signals=False, keepalive_timeout=QUIET_WITHIN
         )
         await self._runner.setup()
-        assert self._runner.server is not None
-        self._bound_connections(self._runner.server)
-        site = web.TCPSite(self._runner, host, port, backlog=128)
-        await site.start()
-        bound = self._runner.addresses[0][1] if self._runner.addresses else port
+        serve = self._runner.server
+        assert serve is not None
+        # aiohttp's Server is the protocol factory for loop.create_server (its documented
+        # low-level use): each connection is counted before aiohttp is given it.
+        self._listening = await asyncio.get_running_loop().create_server(
+            lambda: Counted(self.connections, serve), host, port, backlog=128
+        )
+        sockets = self._listening.sockets
+        bound = sockets[0].getsockname()[1] if sockets else port
         if self.public_url is None:
             self.public_url = f"http://{_url_host(host)}:{bound}/"
         with contextlib.suppress(OSError):  # a hint for `mykerinos invite --web`
@@ -135,42 +132,14 @@ class WebDoor:
         await asyncio.gather(
             *(self._shut(tab, message=b"the table server is stopping") for tab in self.tabs)
         )
+        if self._listening is not None:
+            self._listening.close()
         if self._runner is not None:
-            await self._runner.cleanup()
+            await self._runner.cleanup()  # closes the connections aiohttp was given
             self._runner = None
         if self._store is not None:
             self._store.close()
             self._store = None
-
-    def _bound_connections(self, server: web.Server) -> None:
-        """Drop a newcomer past :data:`CONNECTIONS_PER_ADDRESS` or
-        :data:`CONNECTIONS_IN_ALL` at once (aiohttp bounds neither: three hundred
-        half-sent requests held as many descriptors, which the tables and the other door
-        need too). aiohttp's server tells of each connection through these two calls."""
-        made, lost = server.connection_made, server.connection_lost
-
-        def connection_made(handler: Any, transport: asyncio.Transport) -> None:
-            made(handler, transport)
-            peer = transport.get_extra_info("peername")
-            address = str(peer[0]) if peer else "?"
-            if self.proxied and _loopback(address):
-                address = ""  # the proxy: every browser comes through it
-            self._peers[handler] = address
-            self.connections[address] += 1
-            crowded = address and self.connections[address] > CONNECTIONS_PER_ADDRESS
-            if crowded or self.connections.total() > CONNECTIONS_IN_ALL:
-                log_once(f"web full {address}", f"web door: {address or 'the proxy'} refused, "
-                         f"{self.connections.total()} connections")  # fmt: skip
-                transport.abort()
-
-        def connection_lost(handler: Any, exc: BaseException | None = None) -> None:
-            lost(handler, exc)
-            address = self._peers.pop(handler, None)
-            if address is not None:
-                uncount(self.connections, address)
-
-        server.connection_made = connection_made  # type: ignore[method-assign]
-        server.connection_lost = connection_lost  # type: ignore[method-assign]
 
     # ---------------------------------------------------------------- pages
 
@@ -360,7 +329,7 @@ class WebDoor:
         machine (``--web-url`` given), the address it forwarded for."""
         peer = request.remote or "?"
         forwarded = request.headers.get("X-Forwarded-For", "")
-        if self.proxied and forwarded and _loopback(peer):
+        if self.proxied and forwarded and loopback(peer):
             return forwarded.split(",")[-1].strip()[:64]
         return peer
 
@@ -379,81 +348,6 @@ class WebDoor:
         url = self._websocket_url(request)
         parts = urlsplit(url)
         return f"{parts.scheme}://{parts.netloc}"
-
-
-class Game(AppService):
-    """One tab's game: textual-serve's ``AppService`` (its packets to and from the
-    process), started as :mod:`tui.web` with a fixed command and an environment built
-    from nothing, never a shell."""
-
-    def __init__(self, door: WebDoor, ticket: str, player: str, tab: web.WebSocketResponse):
-        super().__init__(
-            "", write_bytes=tab.send_bytes, write_str=tab.send_str, close=self._close_tab,
-            download_manager=door._downloads,
-        )  # fmt: skip
-        self.door = door
-        self.ticket = ticket
-        self.player = player
-        self.tab = tab
-
-    async def _close_tab(self) -> None:
-        """The game left by itself (its quit key): the page shows "Session ended"."""
-        await self.tab.close()
-
-    async def _open_app_process(self, width: int = 80, height: int = 24):  # type: ignore[no-untyped-def]
-        home = player_home(self.door.folder, self.player)
-        env = {
-            "PATH": "/usr/bin:/bin",
-            "HOME": str(home),
-            "LANG": "C.UTF-8",
-            "MYKERINOS_TICKET": self.ticket,
-            "COLUMNS": str(width),
-            "ROWS": str(height),
-            "TEXTUAL_COLOR_SYSTEM": "truecolor",
-            "TEXTUAL_FPS": "60",
-        }
-        self._process = process = await asyncio.create_subprocess_exec(
-            sys.executable, "-I", "-m", "tui.web",
-            "--socket", str(self.door.socket), "--save-dir", str(home / "saves"),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=env, cwd=home, close_fds=True,
-        )  # fmt: skip
-        self._stdin = process.stdin
-        return process
-
-    async def end(self) -> None:
-        """The tab is gone: ask the game to quit, and make sure it left."""
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.stop(), END_WITHIN)
-        process = self._process
-        if process is None:
-            return
-        # Its output is read no more (the packets' task is over or was cancelled): a game
-        # blocked writing a frame its tab never took would not see the quit, and
-        # asyncio's wait() returns only once the pipes are closed, which a pipe left
-        # full never is, not even after a kill: the tab's admission and ticket were then
-        # held for ever (and `serve` never stopped). Read it into nothing meanwhile.
-        discarding = [
-            asyncio.ensure_future(_discard(stream))
-            for stream in (process.stdout, process.stderr)
-            if stream is not None
-        ]
-        try:  # wait for it first: kill() polls, and a poll reaps it behind asyncio's back
-            await asyncio.wait_for(process.wait(), END_WITHIN)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            with contextlib.suppress(TimeoutError):  # a pipe some other process holds
-                await asyncio.wait_for(process.wait(), END_WITHIN)
-        finally:
-            for task in discarding:
-                task.cancel()
-
-
-async def _discard(stream: asyncio.StreamReader) -> None:
-    with contextlib.suppress(Exception):
-        while await stream.read(1 << 16):
-            pass
 
 
 def _html(text: str, status: int = 200) -> web.Response:
@@ -487,13 +381,6 @@ def _host(request: web.Request) -> str:
     no browser's; ``invalid`` then, which matches no origin and connects nowhere."""
     host = request.host
     return host if _HOST.fullmatch(host) else "invalid"
-
-
-def _loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
 
 
 def _url_host(host: str | None) -> str:

@@ -1,0 +1,105 @@
+"""The web door's bound on connections open at once, per address and in all.
+
+aiohttp bounds neither: three hundred half-sent requests held as many descriptors, which
+the tables and the other door need too. Each connection is counted by :class:`Counted`,
+the protocol the door's listener makes for it, before aiohttp's own protocol is made for
+it from the runner's :class:`aiohttp.web.Server` (which aiohttp documents as the protocol
+factory for ``loop.create_server``); one past a bound is dropped at once, and never
+reaches aiohttp.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+from collections import Counter
+from collections.abc import Callable
+from typing import Final, cast
+
+from table.counts import uncount
+from table.server.log import log_once
+
+CONNECTIONS_PER_ADDRESS: Final = 32
+"""Connections from one address at once (a browser opens about 6, and a websocket a
+tab); not counted for the proxy on this machine (``--web-url``)."""
+CONNECTIONS_IN_ALL: Final = 512
+
+
+class Connections:
+    """Connections open, per address ("": through the proxy on this machine)."""
+
+    def __init__(self, proxied: bool) -> None:
+        self.proxied = proxied
+        """Behind a proxy on this machine (``--web-url``): its connections count as one
+        address, exempt from the per-address bound."""
+        self.open: Counter[str] = Counter()
+
+    def admit(self, transport: asyncio.BaseTransport) -> str | None:
+        """The address a new connection counts against, or None when it is past
+        :data:`CONNECTIONS_PER_ADDRESS` or :data:`CONNECTIONS_IN_ALL`. Counted until
+        :meth:`gone`."""
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        if self.proxied and loopback(address):
+            address = ""  # the proxy: every browser comes through it
+        crowded = address and self.open[address] >= CONNECTIONS_PER_ADDRESS
+        if crowded or self.open.total() >= CONNECTIONS_IN_ALL:
+            log_once(f"web full {address}", f"web door: {address or 'the proxy'} refused, "
+                     f"{self.open.total()} connections")  # fmt: skip
+            return None
+        self.open[address] += 1
+        return address
+
+    def gone(self, address: str) -> None:
+        """A connection :meth:`admit` counted has closed."""
+        uncount(self.open, address)
+
+
+class Counted(asyncio.Protocol):
+    """One connection to the door: counted against its bounds (:meth:`Connections.admit`)
+    before aiohttp gets it, and handed on to the protocol aiohttp makes for it only then
+    (a refused connection costs aiohttp nothing). Every call of the asyncio protocol
+    contract is passed on as it comes, flow control included."""
+
+    def __init__(self, connections: Connections, serve: Callable[[], asyncio.Protocol]) -> None:
+        self.connections = connections
+        self.serve = serve
+        self.http: asyncio.Protocol | None = None
+        """aiohttp's protocol for this connection (None: refused, or not yet made)."""
+        self.address = ""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        address = self.connections.admit(transport)
+        if address is None:
+            cast(asyncio.Transport, transport).abort()  # a socket's, from create_server
+            return
+        self.address = address
+        self.http = self.serve()
+        self.http.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.http is not None:
+            self.http.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.http.eof_received() if self.http is not None else None
+
+    def pause_writing(self) -> None:
+        if self.http is not None:
+            self.http.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.http is not None:
+            self.http.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.http is not None:
+            self.connections.gone(self.address)
+            self.http.connection_lost(exc)
+
+
+def loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False

@@ -1,0 +1,103 @@
+"""One browser tab's game: its own process under Textual's web driver, and its end.
+
+textual-serve's ``AppService`` carries the packets between the tab and the process; the
+door starts the process itself (:meth:`Game._open_app_process`, a patch of textual-serve's
+internals listed in :mod:`table.doors.web.internals`): a fixed command, never a shell, in
+the player's folder, with an environment built from nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+from typing import TYPE_CHECKING, Final
+
+from aiohttp import web
+from textual_serve.app_service import AppService
+
+from table.doors.admissions import player_home
+
+if TYPE_CHECKING:
+    from table.doors.web.server import WebDoor
+
+END_WITHIN: Final = 1.5
+"""Seconds a game has to leave once its tab is gone, before it is killed."""
+
+
+class Game(AppService):
+    """One tab's game: textual-serve's ``AppService`` (its packets to and from the
+    process), started as :mod:`tui.web` with a fixed command and an environment built
+    from nothing, never a shell."""
+
+    def __init__(self, door: WebDoor, ticket: str, player: str, tab: web.WebSocketResponse):
+        super().__init__(
+            "", write_bytes=tab.send_bytes, write_str=tab.send_str, close=self._close_tab,
+            download_manager=door.downloads,
+        )  # fmt: skip
+        self.door = door
+        self.ticket = ticket
+        self.player = player
+        self.tab = tab
+
+    async def _close_tab(self) -> None:
+        """The game left by itself (its quit key): the page shows "Session ended"."""
+        await self.tab.close()
+
+    async def _open_app_process(self, width: int = 80, height: int = 24):  # type: ignore[no-untyped-def]
+        """The game's process, as textual-serve's own would be but without a shell or the
+        server's environment (a patch of textual-serve's internals: see
+        :data:`table.doors.web.internals.APP_PROCESS`, which the door checks at start)."""
+        home = player_home(self.door.folder, self.player)
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(home),
+            "LANG": "C.UTF-8",
+            "MYKERINOS_TICKET": self.ticket,
+            "COLUMNS": str(width),
+            "ROWS": str(height),
+            "TEXTUAL_COLOR_SYSTEM": "truecolor",
+            "TEXTUAL_FPS": "60",
+        }
+        self._process = process = await asyncio.create_subprocess_exec(
+            sys.executable, "-I", "-m", "tui.web",
+            "--socket", str(self.door.socket), "--save-dir", str(home / "saves"),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=env, cwd=home, close_fds=True,
+        )  # fmt: skip
+        self._stdin = process.stdin
+        return process
+
+    async def end(self) -> None:
+        """The tab is gone: ask the game to quit, and make sure it left."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.stop(), END_WITHIN)
+        process = self._process
+        if process is None:
+            return
+        # Its output is read no more (the packets' task is over or was cancelled): a game
+        # blocked writing a frame its tab never took would not see the quit, and
+        # asyncio's wait() returns only once the pipes are closed, which a pipe left
+        # full never is, not even after a kill: the tab's admission and ticket were then
+        # held for ever (and `serve` never stopped). Read it into nothing meanwhile.
+        discarding = [
+            asyncio.ensure_future(_discard(stream))
+            for stream in (process.stdout, process.stderr)
+            if stream is not None
+        ]
+        try:  # wait for it first: kill() polls, and a poll reaps it behind asyncio's back
+            await asyncio.wait_for(process.wait(), END_WITHIN)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            with contextlib.suppress(TimeoutError):  # a pipe some other process holds
+                await asyncio.wait_for(process.wait(), END_WITHIN)
+        finally:
+            for task in discarding:
+                task.cancel()
+
+
+async def _discard(stream: asyncio.StreamReader) -> None:
+    with contextlib.suppress(Exception):
+        while await stream.read(1 << 16):
+            pass
