@@ -1,10 +1,9 @@
 """The table protocol: what the server and its clients say to each other.
 
-A connection carries **frames**: a 4-byte big-endian length, then that many bytes of
-JSON, one message each (JSON, not msgpack: the board's masks are integers of up to 72 bits,
-which msgpack cannot carry). Every message is a ``msgspec`` Struct tagged by its class
-(``"t"`` field), so a frame decodes to exactly one of :data:`ClientMessage` (what a client
-may send) or :data:`ServerMessage` (what the server sends); anything else is refused.
+A connection carries **frames**: a 4-byte big-endian length, then one message of JSON
+(not msgpack: the board's masks are integers of up to 72 bits). Every message is a
+``msgspec`` Struct tagged by its class (``"t"``), so a frame decodes to exactly one
+:data:`ClientMessage` or :data:`ServerMessage`; anything else is refused.
 
 The exchange:
 
@@ -12,18 +11,15 @@ The exchange:
    in a door's session the ticket the door gave it). The server answers :class:`Welcome`
    (the name it grants, from the socket's peer credentials or the ticket) or
    :class:`Error` and closes.
-2. Requests (:data:`Request`: :class:`ListTables`, :class:`CreateTable`, :class:`Join`,
-   :class:`Watch`, :class:`Play`, :class:`Undo`, :class:`Leave`, :class:`HandOver`,
-   :class:`Pause`, :class:`Resume`, :class:`Say`, :class:`Ladder`, :class:`Export`) each
-   carry a ``ref`` chosen by the client; the answer (or :class:`Error`) carries the same
-   ``ref``.
+2. Requests (:data:`Request`) each carry a ``ref`` chosen by the client; the answer (or
+   :class:`Error`) carries the same ``ref``.
 3. While a client sits at or watches a table it receives, unasked (``ref`` 0), a
    :class:`Told` for every change of the table: the entries it added to the table's
    journal (:mod:`table.journal`: a move, an undo, a line of chat, a pause and its end, a
    hand-over, a player away or back, the end), the table as it stands after them, and for
    a move the public position after it; and an :class:`Error` with ``ref`` 0 when the
-   server stops. Sitting down or watching is answered by a :class:`Snapshot`: the whole
-   public history and the journal so far.
+   server stops. Sitting or watching is answered by a :class:`Snapshot` (the history and
+   the journal so far).
 
 **Hidden information never crosses**: every :class:`core.GameState` the server sends is a
 public view (``core.public.public_view``: the undealt parcels in a canonical order, the
@@ -63,8 +59,7 @@ MAX_FRAME: Final = 8 * 1024 * 1024
 MAX_CHAT: Final = 200
 """Characters in one line of chat."""
 CHAT_KEPT: Final = 200
-"""Lines of chat a snapshot's journal carries at most (the oldest beyond are left out; every
-other entry is always there)."""
+"""Lines of chat a snapshot's journal carries at most (every other entry is always there)."""
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 Ref = Annotated[int, msgspec.Meta(ge=0, le=2**31)]

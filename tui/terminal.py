@@ -65,7 +65,7 @@ INPUT_THREAD = Patch(
 )
 APP_DRIVER = Patch(
     name="desktop notices",
-    where="tui.app.MykerinosApp.write_escapes",
+    where="tui.shared_tables.SharedTables.write_escapes (a mixin of tui.app.MykerinosApp)",
     library="textual",
     checked=CHECKED,
     relies_on="App._driver, the driver the app runs on, which App._build_driver sets and "
