@@ -149,6 +149,25 @@ class TestTheLogAfterADrop:
             assert any(line.endswith("ben: back in a minute?") for line in back)
 
 
+class TestTakenDown:
+    async def test_news_while_the_game_screen_is_taken_down_is_not_a_crash(self, store) -> None:
+        """A screen's parts go one by one; a line of chat (any update) that the server sends
+        between two of them is not drawn, rather than stopping the game on a part that is
+        gone (seen under load: "No nodes match 'StatusLine' on GameScreen()")."""
+        from tui.widgets.actionbar import StatusLine
+
+        table = FakeTable(start_state())
+        app = app_for(store)
+        async with app.run_test(size=(80, 24)) as pilot:
+            seat, _ = await sit(table, "ann")
+            game = await show(app, pilot, seat)
+            await game.query_one(StatusLine).remove()  # half taken down, its log still there
+            table.say("ben", "still here?")
+            await pilot.pause()
+            await pilot.pause()
+            assert app.is_running and app.return_code is None
+
+
 class TestNothingStale:
     async def test_an_error_line_about_the_pause_goes_when_the_pause_ends(self, store) -> None:
         table = FakeTable(start_state())

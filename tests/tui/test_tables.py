@@ -79,6 +79,7 @@ async def test_the_lobby_comes_first_and_a_table_against_computers_plays(store, 
     app = app_for(store, server=server.address("ann"))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await settle(pilot, lambda: bool(app.screen.query("#lobby-title")))  # its parts next
         assert "you play as ann" in str(app.screen.query_one("#lobby-title").render())
         await create_table(app, pilot, ["you", "computer easy", "computer easy"])
         await settle(pilot, lambda: isinstance(app.screen, GameScreen))
@@ -287,7 +288,9 @@ async def test_a_finished_table_replays_with_its_chat_and_the_ladder_lists_its_p
         lobby = lobby_of(app)
         await settle(pilot, lambda: bool(lobby.tables) and lobby.tables[0].status == "over")
         await pilot.press("enter")
+        # The screen first, then its parts (under load they come a frame or two later).
         await settle(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await settle(pilot, lambda: bool(app.screen.query(OptionList)))
         log = app.screen.query_one(OptionList)
         lines = [str(log.get_option_at_index(i).prompt) for i in range(log.option_count)]
         assert "» ben: gg [/]" in lines and len(lines) > len(bots[0].actions)

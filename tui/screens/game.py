@@ -129,8 +129,19 @@ class GameScreen(GameMenus):
     def watch_draft(self) -> None:
         self.render_state()
 
+    def _shown(self) -> bool:
+        """Whether every part the screen draws into is there: not before it is composed,
+        nor while it is being taken down (its parts go one by one, and an update from the
+        server may come between two of them)."""
+        return all(
+            self.query(part) for part in (StatusLine, Board, PlayersView, ActionBar, LogView)
+        )
+
     def render_state(self) -> None:
-        """Hand the board and the bars what they show, from the seat and the draft."""
+        """Hand the board and the bars what they show, from the seat and the draft
+        (nothing while the screen is not whole: see :meth:`_shown`)."""
+        if not self._shown():
+            return
         state, draft, legal, mode = self.state, self.draft, self.legal, self.mode
         placing = mode is Mode.PLACE
         spaces = drafting.next_spaces(draft, state) if placing else frozenset()
@@ -237,8 +248,8 @@ class GameScreen(GameMenus):
 
     def on_seat_update(self, update: Update) -> None:
         """The seat says what changed: log it, mark others' cubes, re-render, go on. Not
-        before the screen is composed nor once it is gone: it then shows the seat as it is."""
-        if not self.query(LogView):
+        before the screen is whole nor once it is going: it then shows the seat as it is."""
+        if not self._shown():
             return
         if update.problem:
             self.notify(update.problem, severity="error", timeout=8, markup=False)
