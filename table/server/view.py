@@ -15,8 +15,8 @@ from typing import Protocol
 
 import core
 from table import journal
-from table.server import rules
 from table import protocol as wire
+from table.server import rules
 from table.store import SeatRow, TableRow
 
 

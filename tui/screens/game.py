@@ -148,7 +148,9 @@ class GameScreen(GameMenus):
 
     def _log_history(self) -> None:
         """The log rebuilt from the history: on opening a game, after undo or redo."""
-        opening = f"Game {self.seat.name!r}, season {self.state.season}."  # kept in its place
+        # A shared table's one name is its title (the lobby's); a local game's its save's.
+        name = self.seat.title if self.seat.table is not None else self.seat.name
+        opening = f"Game {name!r}, season {self.state.season}."  # kept in its place
         lines, standins = told_beside(self.seat)  # a shared table's journal: the same for all
         self.query_one(LogView).tell_history(*self.seat.history(), lines, opening, standins)
         self._mark_turn()
