@@ -177,13 +177,15 @@ class SharedTables(App[None]):
             return f"Exported: the game is saved here as {name!r} (o: replay it)."
         return f"Exported: the game is saved here as {name!r} (o: load or replay it)."
 
-    def open_lobby(self) -> None:
+    def open_lobby(self, *, come_back: bool = True) -> None:
+        """The lobby; in a door's session it sits the player at the table they last sat at
+        (``come_back``), unless they asked for the lobby itself."""
         from tui.screens.lobby import LobbyScreen
 
         if self.directory is None:
             self.notify("No table server was found.", severity="warning")
             return
-        reopen = self.last_table() if self.server_only else None
+        reopen = self.last_table() if self.server_only and come_back else None
         self.show_main(LobbyScreen(self.directory, back=not self.server_only, reopen=reopen))
 
     def on_lobby_screen_opened(self, message: LobbyScreen.Opened) -> None:
@@ -201,7 +203,7 @@ class SharedTables(App[None]):
             self.start_local()
 
     def on_tables_requested(self, _message: TablesRequested) -> None:
-        self.open_lobby()
+        self.open_lobby(come_back=False)  # asked for, from a table: not that table again
 
     # A door's session comes back where the player left off (a reload, a dropped link):
     # the table they last sat at is kept in their own folder on the host.

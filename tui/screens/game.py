@@ -50,7 +50,10 @@ class GameScreen(GameMenus):
         *[Binding(key, f"press('{key}')", name) for key, name in drafting.KEY_NAMES.items()],
         *[Binding(str(i), f"option({i})", "Choose", show=i == 1, key_display="1-9")
           for i in range(1, 10)],
+        # Esc steps a half-built action back; with none, at a shared table, it goes back
+        # to the lobby (check_action enables one of the two).
         Binding("escape", "back", "Back"),
+        Binding("escape", "lobby", "Lobby"),
         Binding("space,enter", "hurry", "Skip pause", show=False),
         Binding("u", "undo", "Undo"),
         Binding("U,ctrl+r", "redo", "Redo"),

@@ -4,8 +4,8 @@ Your tables come first (those where it is your turn before the others), then tab
 a seat free for you, then the games you can watch. The list refreshes itself every
 :data:`REFRESH` seconds. Enter sits you at the table under the cursor (or watches it when
 there is no seat for you), ``w`` watches, ``c`` creates a table, ``n`` chooses how a turn
-at another table is told, Esc goes back to the game on this machine (in a door's session,
-which has none, Esc quits).
+at another table is told, Esc goes back to the game on this machine (a door's session has
+none: there Esc does nothing, and q leaves after a question).
 """
 
 from __future__ import annotations
@@ -120,11 +120,10 @@ class LobbyScreen(Screen[None]):
         Binding("r", "refresh", "Refresh", show=False),
         Binding("n", "notices", "Notices"),
         Binding("L", "ladder", "Ladder", key_display="L"),
-        # Esc goes back to the game on this machine, or quits where there is none (a
-        # door's session): check_action disables "close" there, so the second one runs
-        # and the keys bar offers no "Back" (q names quitting).
+        # Esc goes back to the game on this machine; a door's session has none, and Esc
+        # (pressed once too often after a replay or a form) must not end it: check_action
+        # disables "close" there, and the keys bar offers no Esc. Leaving is q's.
         Binding("escape", "close", "Back"),
-        Binding("escape", "quit", "Quit", show=False),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -345,4 +344,17 @@ class LobbyScreen(Screen[None]):
         self.post_message(self.Closed())
 
     def action_quit(self) -> None:
-        self.app.exit()
+        """Leave the app: at once on this machine (nothing is lost); in a door's session,
+        where leaving closes the player's connection, after a question."""
+        from tui.screens.dialogs import ConfirmScreen
+
+        if self.back:
+            self.app.exit()
+            return
+
+        def leave(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        question = "Leave Mykerinos? The connection closes; your tables wait for you."
+        self.app.push_screen(ConfirmScreen(question), leave)
