@@ -152,6 +152,8 @@ class LobbyScreen(Screen[None]):
         self._rows: list[tuple[str, Text, Text, Text, Text, Text]] = []
         """The rows shown, as shown (see :meth:`show_tables`)."""
         self._said = ""
+        self._select: int | None = None
+        """A table to select once the list shows it (one just created)."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "close":
@@ -192,13 +194,17 @@ class LobbyScreen(Screen[None]):
                 self._open(info.id, watch=False)
 
     def show_tables(self, tables: tuple[TableInfo, ...]) -> None:
-        """Show ``tables`` in lobby order, keeping the cursor on the same table. Rows
+        """Show ``tables`` in lobby order, keeping the cursor on the same table (by id, or
+        on a table just created once it is listed). Rows
         that read the same as those shown are left alone: the list is asked for every
         :data:`REFRESH` seconds, and redrawing it unchanged cost an idle terminal 3.3 KB
         each time (over SSH, on every idle player's link)."""
         grid: DataTable[Text] = self.query_one(DataTable)
         keep = self.selected.id if self.selected is not None else None
         self.tables = order(tables, self.directory.player)
+        ids = [info.id for info in self.tables]
+        if self._select in ids:
+            keep, self._select = self._select, None
         now = time.time()
         player = self.directory.player
         rows = [
@@ -217,9 +223,8 @@ class LobbyScreen(Screen[None]):
             grid.clear()
             for key, *cells in rows:
                 grid.add_row(*cells, key=key)
-            ids = [info.id for info in self.tables]
-            if keep in ids:
-                grid.move_cursor(row=ids.index(keep))
+        if keep in ids and grid.cursor_row != ids.index(keep):  # the same table, by id
+            grid.move_cursor(row=ids.index(keep))
         self.show_detail()
 
     @property
@@ -321,6 +326,7 @@ class LobbyScreen(Screen[None]):
         def created(table: TableInfo | None) -> None:
             if table is None:
                 return
+            self._select = table.id  # not the table that happened to be under the cursor
             self.action_refresh()
             if table.status == "playing":
                 self._open(table.id, watch=False)
