@@ -187,6 +187,7 @@ async def test_esc_at_a_table_goes_back_to_the_lobby_keeping_the_seat(store, ser
         await settle(pilot, lambda: any(info.id == table for info in lobby.tables))
         await pilot.pause(0.5)  # a reopen would have sat the player again by now
         assert app.screen is lobby
+
         def info():
             return next(info for info in lobby.tables if info.id == table)
 
