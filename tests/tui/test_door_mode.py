@@ -1,9 +1,10 @@
 """A door's session (``server_only``): a remote player, running as the host's account,
 never reaches a game on this machine. With no table server it ends, status 1, in one line;
 the lobby's Esc stays (q leaves, after a question); every way to local play (the resume
-question, the new-game form, a saved game opened to play, the final scores' "new game", the load list's Enter) leads back
-to the lobby or to a replay instead. ``mykerinos`` with ``MYKERINOS_TICKET`` set takes
-the ticket to the server and refuses the options for a game on this machine.
+question, the new-game form, a saved game opened to play, the final scores' "new game",
+the load list's Enter) leads back to the lobby or to a replay instead. ``mykerinos`` with
+``MYKERINOS_TICKET`` set takes the ticket to the server and refuses the options for a
+game on this machine.
 
 The app is the one users run, with Pilot; the server is a real one, a process trusting
 this login (the routes) or a hub in this process issuing tickets (the hand-off)."""
