@@ -18,6 +18,8 @@ from textual.app import App
 from tui.messages import TablePlayed, TablesRequested
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from textual.notifications import SeverityLevel
     from textual.screen import Screen
 
@@ -28,6 +30,9 @@ if TYPE_CHECKING:
 
 TURNS_EVERY = 3.0
 """Seconds between two looks at the tables where it may have become the player's turn."""
+
+FORM_MEMORY = "new-table.json"
+"""The file keeping the new-table form's last settings (see :meth:`SharedTables.form_memory`)."""
 
 LAST_TABLE = "last-table"
 """The file in a door's player's own folder naming the table they last sat at."""
@@ -186,7 +191,17 @@ class SharedTables(App[None]):
             self.notify("No table server was found.", severity="warning")
             return
         reopen = self.last_table() if self.server_only and come_back else None
-        self.show_main(LobbyScreen(self.directory, back=not self.server_only, reopen=reopen))
+        lobby = LobbyScreen(self.directory, not self.server_only, reopen, self.form_memory())
+        self.show_main(lobby)
+
+    def form_memory(self) -> Path:
+        """Where the new-table form keeps its last settings, by player: in a door's session
+        the player's own folder (the host's settings are the host's), else beside the
+        notices' settings."""
+        from tui import notices
+
+        folder = self.store.folder if self.server_only else notices.settings_path().parent
+        return folder / FORM_MEMORY
 
     def on_lobby_screen_opened(self, message: LobbyScreen.Opened) -> None:
         from tui.screens.game import GameScreen

@@ -26,6 +26,8 @@ from tui.turns import is_my_turn, my_seat
 from tui.widgets.keys import KeysBar
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from table.client.directory import TableDirectory
     from table.protocol import TableInfo
     from table.seat import GameSeat
@@ -138,14 +140,20 @@ class LobbyScreen(Screen[None]):
         """The player left the lobby (Esc): back to the game on this machine."""
 
     def __init__(
-        self, directory: TableDirectory, back: bool = True, reopen: int | None = None
+        self,
+        directory: TableDirectory,
+        back: bool = True,
+        reopen: int | None = None,
+        form_memory: Path | None = None,
     ) -> None:
         """``back``: there is a game on this machine for Esc to go back to (False in a
-        door's session: Esc quits); ``reopen``: the table to sit at again at once, if the
-        player still has a seat there and its game is not over (a door's session coming
-        back after a reload or a dropped link)."""
+        door's session: Esc does nothing); ``reopen``: the table to sit at again at once,
+        if the player still has a seat there and its game is not over (a door's session
+        coming back after a reload or a dropped link); ``form_memory``: where the new-table
+        form keeps its last settings."""
         super().__init__()
         self.directory = directory
+        self.form_memory = form_memory
         self.back = back
         self.reopen = reopen
         self.tables: list[TableInfo] = []
@@ -334,7 +342,7 @@ class LobbyScreen(Screen[None]):
                 kinds = ["open" if seat.name is None else "taken" for seat in table.seats]
                 self._say(f"Table {table.title!r} created. {start_words(kinds, [])}")
 
-        self.app.push_screen(CreateTableScreen(self.directory), created)
+        self.app.push_screen(CreateTableScreen(self.directory, self.form_memory), created)
 
     def action_ladder(self) -> None:
         from tui.screens.ladder import LadderScreen
