@@ -190,6 +190,8 @@ def allows(action: str, parameter: object, mode: Mode, seat: GameSeat) -> bool:
             return 1 <= parameter <= len(decisions.survey_options(seat.state, seat.legal_actions()))
         case "back":
             return mode in (Mode.PLACE, Mode.ROOM, Mode.VARIANT)
+        case "lobby":  # Esc with nothing half-built to take back, at a shared table
+            return seat.table is not None and mode not in (Mode.PLACE, Mode.ROOM, Mode.VARIANT)
         case "hurry":
             return mode is Mode.WAIT
         case "hand_over":  # these three only at a shared table

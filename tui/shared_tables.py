@@ -18,6 +18,8 @@ from textual.app import App
 from tui.messages import TablePlayed, TablesRequested
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from textual.notifications import SeverityLevel
     from textual.screen import Screen
 
@@ -28,6 +30,9 @@ if TYPE_CHECKING:
 
 TURNS_EVERY = 3.0
 """Seconds between two looks at the tables where it may have become the player's turn."""
+
+FORM_MEMORY = "new-table.json"
+"""The file keeping the new-table form's last settings (see :meth:`SharedTables.form_memory`)."""
 
 LAST_TABLE = "last-table"
 """The file in a door's player's own folder naming the table they last sat at."""
@@ -177,14 +182,26 @@ class SharedTables(App[None]):
             return f"Exported: the game is saved here as {name!r} (o: replay it)."
         return f"Exported: the game is saved here as {name!r} (o: load or replay it)."
 
-    def open_lobby(self) -> None:
+    def open_lobby(self, *, come_back: bool = True) -> None:
+        """The lobby; in a door's session it sits the player at the table they last sat at
+        (``come_back``), unless they asked for the lobby itself."""
         from tui.screens.lobby import LobbyScreen
 
         if self.directory is None:
             self.notify("No table server was found.", severity="warning")
             return
-        reopen = self.last_table() if self.server_only else None
-        self.show_main(LobbyScreen(self.directory, back=not self.server_only, reopen=reopen))
+        reopen = self.last_table() if self.server_only and come_back else None
+        lobby = LobbyScreen(self.directory, not self.server_only, reopen, self.form_memory())
+        self.show_main(lobby)
+
+    def form_memory(self) -> Path:
+        """Where the new-table form keeps its last settings, by player: in a door's session
+        the player's own folder (the host's settings are the host's), else beside the
+        notices' settings."""
+        from tui import notices
+
+        folder = self.store.folder if self.server_only else notices.settings_path().parent
+        return folder / FORM_MEMORY
 
     def on_lobby_screen_opened(self, message: LobbyScreen.Opened) -> None:
         from tui.screens.game import GameScreen
@@ -201,7 +218,7 @@ class SharedTables(App[None]):
             self.start_local()
 
     def on_tables_requested(self, _message: TablesRequested) -> None:
-        self.open_lobby()
+        self.open_lobby(come_back=False)  # asked for, from a table: not that table again
 
     # A door's session comes back where the player left off (a reload, a dropped link):
     # the table they last sat at is kept in their own folder on the host.

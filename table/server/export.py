@@ -37,6 +37,7 @@ from saves.format import (
 )
 from saves.text import MAX_PLAYER_NAME, shown
 from table import journal
+from table.server.rules import table_name
 from table.store import TableRow
 
 
@@ -69,7 +70,7 @@ def export_save(
     save = SaveFile(
         format=FORMAT,
         version=VERSION,
-        title=row.title,
+        title=table_name(row.title, row.seats),
         seed=seed,
         players=seats,
         actions=list(row.actions),

@@ -158,7 +158,7 @@ class Hub:
         """A new table, within the player's limit of tables not yet over; answered by a
         lobby of that one table (the creator then joins it)."""
         rows = rules.seat_rows(message.seats)
-        title = rules.table_title(message.title, rows)
+        title = rules.checked_title(message.title)
         open_tables = self._creating[client.player] + sum(
             1 for r in self.rooms.values()
             if r.owner == client.player and not r.over and r.damaged is None
@@ -170,6 +170,6 @@ class Hub:
                 message.pace, message.wait, client.player,
             )  # fmt: skip
         room = self._room(row)
-        log(f"{client.player} created table {row.id} ({title!a})")
+        log(f"{client.player} created table {row.id} ({rules.table_name(title, rows)!a})")
         client.send(wire.Lobby(message.ref, (room.info(),)))
         await room.wake()  # a table of computers only starts playing at once

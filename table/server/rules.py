@@ -74,19 +74,40 @@ def checked_name(name: str) -> str:
         raise Refusal(f"{name.strip()[:40]!a} cannot be a player's name: {exc}") from None
 
 
-def table_title(title: str, rows: Sequence[SeatRow]) -> str:
-    """The title a new table is listed under: the one given, checked, else the seats in
-    words (``ann, ben, computer (normal)``; an open seat is ``open seat``)."""
+def checked_title(title: str) -> str:
+    """The title a new table is stored with: the one given, stripped and checked; "" when
+    none was given (the table is then named by its seats as they are, :func:`table_name`)."""
     title = title.strip()
-    if not title:
-        words = [f"computer ({r.level})" if r.kind == "computer" else r.name or "open seat"
-                 for r in rows]  # fmt: skip
-        return ", ".join(words)
-    try:
-        check_text(title, "the title")
-    except ValueError as exc:
-        raise Refusal(str(exc)) from None
+    if title:
+        try:
+            check_text(title, "the title")
+        except ValueError as exc:
+            raise Refusal(str(exc)) from None
     return title
+
+
+def table_name(title: str, rows: Sequence[SeatRow]) -> str:
+    """The one name of a table, the same in the lobby, at the table and in its export:
+    its title, else its seats in words as they are now (``ann, ben, computer (normal)``;
+    an open seat is ``open seat`` until someone takes it). A title that a server before
+    this one made up from the seats at creation is no title (:func:`_made_up`)."""
+    if title and not _made_up(title, rows):
+        return title
+    return ", ".join(_seat_words(row) for row in rows)
+
+
+def _seat_words(row: SeatRow) -> str:
+    return f"computer ({row.level})" if row.kind == "computer" else row.name or "open seat"
+
+
+def _made_up(title: str, rows: Sequence[SeatRow]) -> bool:
+    """Whether ``title`` is what the old rule stored for an untitled table: its seats in
+    words at creation, where a seat taken since was an ``open seat``."""
+    words = title.split(", ")
+    return len(words) == len(rows) and all(
+        word == _seat_words(row) or (row.kind == "player" and word == "open seat")
+        for word, row in zip(words, rows, strict=True)
+    )
 
 
 def check_creator(player: str, rows: Sequence[SeatRow], open_tables: int, limit: int) -> None:

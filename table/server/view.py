@@ -16,6 +16,7 @@ from typing import Protocol
 import core
 from table import journal
 from table import protocol as wire
+from table.server import rules
 from table.store import SeatRow, TableRow
 
 
@@ -155,7 +156,7 @@ class Table:
             status = "over" if core.is_over(state) else "playing"
         until = self.row.paused_until
         return wire.TableInfo(
-            self.id, self.row.title, seats, status,
+            self.id, rules.table_name(self.row.title, self.row.seats), seats, status,
             state.current_player if state is not None else None,
             state.season if state is not None else 0,
             self.row.created, self.row.updated, len(self.row.actions), self.row.pace,

@@ -128,16 +128,29 @@ class TestCheckedName:
 
 
 class TestTitle:
-    def test_a_blank_title_says_the_seats_in_words(self):
-        rows = [
-            player("ann", core.Colour.BLUE),
-            SeatRow("computer", None, "normal", core.Colour.RED),
-            SeatRow("open", None, None, core.Colour.GREEN),
-        ]
-        assert rules.table_title("   ", rows) == "ann, computer (normal), open seat"
+    ROWS = (
+        player("ann", core.Colour.BLUE),
+        SeatRow("computer", None, "normal", core.Colour.RED),
+        SeatRow("open", None, None, core.Colour.GREEN),
+    )
 
-    def test_a_given_title_is_kept_stripped(self):
-        assert rules.table_title("  Friday game ", []) == "Friday game"
+    def test_a_blank_title_is_stored_as_none(self):
+        assert rules.checked_title("   ") == ""
+
+    def test_an_untitled_table_is_named_by_its_seats_in_words(self):
+        assert rules.table_name("", self.ROWS) == "ann, computer (normal), open seat"
+
+    def test_a_given_title_is_kept_stripped_and_is_the_name(self):
+        assert rules.checked_title("  Friday game ") == "Friday game"
+        assert rules.table_name("Friday game", self.ROWS) == "Friday game"
+
+    def test_a_title_the_old_rule_made_up_is_no_title(self):
+        """Stored by a server before issue 26 at creation, when cleo's seat was open: the
+        table is named by its seats as they are now."""
+        rows = (*self.ROWS[:2], player("cleo", core.Colour.GREEN))
+        made_up = "ann, computer (normal), open seat"
+        assert rules.table_name(made_up, rows) == "ann, computer (normal), cleo"
+        assert rules.table_name("ann, cleo", rows) == "ann, cleo"  # not the seats: a title
 
     @pytest.mark.parametrize(
         ("title", "named"),
@@ -149,7 +162,7 @@ class TestTitle:
     )
     def test_a_hostile_title_is_refused_naming_the_character(self, title, named):
         with pytest.raises(Refusal) as refused:
-            rules.table_title(title, [player("ann", core.Colour.BLUE)])
+            rules.checked_title(title)
         assert str(refused.value) == f"the title contains {named}, which is not allowed"
 
 

@@ -73,6 +73,13 @@ def no_disk_flush(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("saves.atomic.os.fsync", lambda fd: None)
 
 
+@pytest.fixture(autouse=True)
+def own_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The app's settings (the notices', the new-table form's last choices) in a folder of
+    the test's own: never the user's, and never one test's choices in another's form."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
 async def settle(pilot, done, limit: int = 3000) -> None:
     """Let the app run (computer moves, hints in their threads) until ``done()`` holds;
     bounded by ``limit`` short pauses, then fails."""

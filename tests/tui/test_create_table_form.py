@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import pytest
 from textual.app import App
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from tests.tui.conftest import app_for, settle
 from tests.tui.test_tables import create_table, lobby_of, seat_of
@@ -18,6 +18,7 @@ from tui.screens.create_table import PACES, CreateTableScreen, start_words
 from tui.screens.game import GameScreen
 from tui.screens.lobby import LobbyScreen
 from tui.widgets.cycler import Cycler
+from tui.widgets.keys import KeysBar
 
 
 @dataclass
@@ -117,3 +118,67 @@ class TestOnAServer:
             await settle(pilot, lambda: [t.status for t in lobby.tables] == ["waiting"])
             await pilot.pause(0.2)
             assert isinstance(app.screen, LobbyScreen)
+
+
+class TestGettingAround:
+    """Issue 26: the form's hint and keys bar say how to reach a friend's name field, a
+    name typed on the selector is not dropped, and the keys bar is the form's."""
+
+    async def test_the_hint_and_the_keys_bar_are_the_form_s(self):
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            form = form_of(app)
+            assert "Tab/↓" in str(form.query_one("#create-hint", Static).render())
+            bar = str(form.query_one(KeysBar).render())
+            assert "Create" in bar and "Cancel" in bar and "Tab/↓" in bar
+            assert "Quit" not in bar and "Watch" not in bar
+
+    async def test_a_name_typed_on_a_player_seat_s_selector_goes_to_its_field(self):
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            form = form_of(app)
+            kind = form.query_one("#kind-1", Cycler)
+            kind.value = "player"
+            form._show_seats()
+            kind.focus()
+            await pilot.press("b", "e", "n")
+            await pilot.pause()
+            assert form.query_one("#name-1", Input).value == "ben"
+            assert kind.value == "player"
+
+
+class TestRemembered:
+    async def test_the_title_and_colour_reach_the_server_and_the_form_remembers(
+        self, store, server
+    ):
+        """A title and a colour chosen: the lobby lists the table by its title, ann plays
+        red; the next form opens with her last seats, pace and colour (not the title)."""
+        app = app_for(store, server=server.address("ann"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("c")
+            await settle(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            form = form_of(app)
+            form.query_one("#count", Cycler).value = "2"
+            form.query_one("#kind-0", Cycler).value = "open"
+            form.query_one("#kind-1", Cycler).value = "you"
+            form.query_one("#colour", Cycler).value = "red"
+            form.query_one("#title", Input).value = "Friday"
+            form._show_seats()
+            await pilot.press("enter")
+            lobby = lobby_of(app)
+            await settle(pilot, lambda: app.screen is lobby and bool(lobby.tables))
+            info = lobby.tables[0]
+            assert info.title == "Friday"
+            assert [(s.name, s.colour.value) for s in info.seats] == [
+                (None, "blue"),
+                ("ann", "red"),
+            ]
+            await pilot.press("c")
+            await settle(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            form = form_of(app)
+            assert form.query_one("#count", Cycler).value == "2"
+            assert [form.query_one(f"#kind-{i}", Cycler).value for i in (0, 1)] == ["open", "you"]
+            assert form.query_one("#colour", Cycler).value == "red"
+            assert form.query_one("#title", Input).value == ""

@@ -1,9 +1,10 @@
 """A door's session (``server_only``): a remote player, running as the host's account,
 never reaches a game on this machine. With no table server it ends, status 1, in one line;
-the lobby's Esc quits; every way to local play (the resume question, the new-game form, a
-saved game opened to play, the final scores' "new game", the load list's Enter) leads back
-to the lobby or to a replay instead. ``mykerinos`` with ``MYKERINOS_TICKET`` set takes
-the ticket to the server and refuses the options for a game on this machine.
+the lobby's Esc stays (q leaves, after a question); every way to local play (the resume
+question, the new-game form, a saved game opened to play, the final scores' "new game",
+the load list's Enter) leads back to the lobby or to a replay instead. ``mykerinos`` with
+``MYKERINOS_TICKET`` set takes the ticket to the server and refuses the options for a
+game on this machine.
 
 The app is the one users run, with Pilot; the server is a real one, a process trusting
 this login (the routes) or a hub in this process issuing tickets (the hand-off)."""
@@ -16,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Static
 
 from table.client.directory import ServerAddress
 from table.protocol import SeatSpec
 from tests.table.test_tickets import ENDED, DoorServer, serving
 from tests.tui.conftest import HOT_SEAT_2, app_for, session_for, settle
 from tui.messages import LoadRequested, NewGameRequested
-from tui.screens.dialogs import ResumeScreen
+from tui.screens.dialogs import ConfirmScreen, ResumeScreen
 from tui.screens.game import GameScreen
 from tui.screens.load import LoadScreen
 from tui.screens.lobby import LobbyScreen
@@ -137,19 +139,64 @@ async def test_the_app_plays_as_the_ticket_s_player_and_an_ended_ticket_ends_it(
 # ---------------------------------------------------------------- the routes to local play
 
 
-async def test_esc_in_the_lobby_quits_and_says_so(store, server) -> None:
+async def test_esc_in_the_lobby_stays_and_q_leaves_after_a_question(store, server) -> None:
+    """Esc means "back" and a door's lobby has nothing behind it: Esc (pressed once too
+    often after a replay) does nothing and the keys bar offers none; q asks, n stays, y
+    leaves (issue 26)."""
     app = door_app(store, server.address("ann"))
     seen = screens_seen(app)
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = await in_the_lobby(app, pilot)
-        shown = {b.binding.action: b.binding.description for b in app.active_bindings.values()}
-        assert shown.get("quit") == "Quit" and "close" not in shown  # no "Back" offered
+        shown = {b.binding.key: b.binding.description for b in app.active_bindings.values()
+                 if b.enabled and b.binding.show}  # fmt: skip
+        assert shown.get("q") == "Quit" and "escape" not in shown
         assert lobby.check_action("close", ()) is False
         await pilot.press("escape")
+        await pilot.press("escape")
         await pilot.pause()
-        assert not app.is_running
+        assert app.is_running and app.screen is lobby
+        await pilot.press("q")
+        await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "connection closes" in str(app.screen.query_one(Static).render())
+        await pilot.press("n")
+        await settle(pilot, lambda: app.screen is lobby)
+        await pilot.press("q")
+        await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await settle(pilot, lambda: not app.is_running)
     assert app.return_code == 0
     assert not any(issubclass(screen, LOCAL) for screen in seen), seen
+
+
+async def test_esc_at_a_table_goes_back_to_the_lobby_keeping_the_seat(store, server) -> None:
+    """At a table with nothing half-built, Esc (the keys bar: "Lobby") asks, then goes
+    back to the lobby, not to the table the session would come back to; the seat stays
+    the player's, shown away (issue 26)."""
+    from tests.tui.test_tables import new_table
+
+    app = door_app(store, server.address("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        seat = await new_table(app, pilot, ["you", "computer easy"])
+        table = seat.known.info.id
+        shown = {b.binding.action: b.binding.description for b in app.active_bindings.values()
+                 if b.enabled and b.binding.show}  # fmt: skip
+        assert shown.get("lobby") == "Lobby" and "back" not in shown
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        lobby = await in_the_lobby(app, pilot)
+        await settle(pilot, lambda: any(info.id == table for info in lobby.tables))
+        await pilot.pause(0.5)  # a reopen would have sat the player again by now
+        assert app.screen is lobby
+
+        def info():
+            return next(info for info in lobby.tables if info.id == table)
+
+        await settle(pilot, lambda: not info().seats[0].present)  # away, as for a drop
+        assert info().seats[0].name == "ann" and info().status == "playing"
+        await settle(pilot, lambda: lobby.selected is not None)
+        await pilot.press("enter")  # the seat is still ann's: she sits again
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
 
 
 async def test_outside_a_door_esc_in_the_lobby_still_goes_back_to_this_machine(

@@ -50,7 +50,10 @@ class GameScreen(GameMenus):
         *[Binding(key, f"press('{key}')", name) for key, name in drafting.KEY_NAMES.items()],
         *[Binding(str(i), f"option({i})", "Choose", show=i == 1, key_display="1-9")
           for i in range(1, 10)],
+        # Esc steps a half-built action back; with none, at a shared table, it goes back
+        # to the lobby (check_action enables one of the two).
         Binding("escape", "back", "Back"),
+        Binding("escape", "lobby", "Lobby"),
         Binding("space,enter", "hurry", "Skip pause", show=False),
         Binding("u", "undo", "Undo"),
         Binding("U,ctrl+r", "redo", "Redo"),
@@ -159,7 +162,9 @@ class GameScreen(GameMenus):
 
     def _log_history(self) -> None:
         """The log rebuilt from the history: on opening a game, after undo or redo."""
-        opening = f"Game {self.seat.name!r}, season {self.state.season}."  # kept in its place
+        # A shared table's one name is its title (the lobby's); a local game's its save's.
+        name = self.seat.title if self.seat.table is not None else self.seat.name
+        opening = f"Game {name!r}, season {self.state.season}."  # kept in its place
         lines, standins = told_beside(self.seat)  # a shared table's journal: the same for all
         self.query_one(LogView).tell_history(*self.seat.history(), lines, opening, standins)
         self._mark_turn()

@@ -1,5 +1,5 @@
 """The game screen's doors to other screens: save as, load, help, quit, and at a shared
-table the chat and handing one's seat to a computer.
+table the chat, handing one's seat to a computer and going back to the lobby.
 
 A mixin of `GameScreen` (which binds the keys), kept apart so that the game screen holds
 only the playing of the game.
@@ -14,7 +14,7 @@ from textual.screen import Screen
 
 from core.levels import LEVELS
 from tui import prompts
-from tui.messages import LoadRequested
+from tui.messages import LoadRequested, TablesRequested
 
 if TYPE_CHECKING:
     from table.seat import GameSeat
@@ -130,6 +130,25 @@ class GameMenus(Screen[None]):
                 self.seat.table.resume()
             except SeatError as exc:  # the pause ran out while the question was open
                 self.refuse(str(exc), standing=True)
+
+    def action_lobby(self) -> None:
+        """At a shared table: back to the lobby. A seated player is asked first; their
+        seat stays theirs (the table shows them away, as when a link drops)."""
+        from tui.screens.dialogs import ConfirmScreen
+
+        table = self.seat.table
+        if table is None:
+            return  # the key is not offered: a game here has no lobby
+        if not table.seats_here:
+            self.post_message(TablesRequested())  # watching: nothing to keep
+            return
+
+        def leave(yes: bool | None) -> None:
+            if yes:
+                self.post_message(TablesRequested())
+
+        question = "Back to the lobby? Your seat stays yours; the table shows you away."
+        self.app.push_screen(ConfirmScreen(question), leave)
 
     def action_load(self) -> None:
         self.post_message(LoadRequested())

@@ -12,12 +12,25 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from table.ladder import computer_name
 from tui.widgets.keys import KeysBar
 
 if TYPE_CHECKING:
     from table.client.directory import TableDirectory
 
 COLUMNS = (("#", 3), ("Player", 20), ("Rating", 7), ("μ ± σ", 12), ("Games", 5), ("Wins", 5))
+
+HOW_RATED = (
+    "Ratings by OpenSkill (Plackett-Luce), one update per finished game of 2-4 players; "
+    "computers are rated as their level."
+)
+STANDINS_RATED = (
+    "A player whose seat computers played for more than half of their decisions is rated "
+    f"for that game as the computer that made most of them (e.g. {computer_name('normal')}); "
+    "their own rating does not move."
+)
+"""Why a game where stand-ins played the people's seats lists only computers: the rule of
+:func:`table.ladder.rated_as`, in words."""
 
 
 class LadderScreen(Screen[None]):
@@ -43,8 +56,7 @@ class LadderScreen(Screen[None]):
             grid.add_column(label, width=width)
         yield grid
         yield Static(
-            "Ratings by OpenSkill (Plackett-Luce), one update per finished game of 2-4 "
-            "players; computers are rated as their level.",
+            f"{HOW_RATED} {STANDINS_RATED}",
             id="ladder-note",
             markup=False,  # it may show the server's refusal, which may hold a "[/]"
         )

@@ -4,8 +4,8 @@ Your tables come first (those where it is your turn before the others), then tab
 a seat free for you, then the games you can watch. The list refreshes itself every
 :data:`REFRESH` seconds. Enter sits you at the table under the cursor (or watches it when
 there is no seat for you), ``w`` watches, ``c`` creates a table, ``n`` chooses how a turn
-at another table is told, Esc goes back to the game on this machine (in a door's session,
-which has none, Esc quits).
+at another table is told, Esc goes back to the game on this machine (a door's session has
+none: there Esc does nothing, and q leaves after a question).
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from tui.turns import is_my_turn, my_seat
 from tui.widgets.keys import KeysBar
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from table.client.directory import TableDirectory
     from table.protocol import TableInfo
     from table.seat import GameSeat
@@ -120,11 +122,10 @@ class LobbyScreen(Screen[None]):
         Binding("r", "refresh", "Refresh", show=False),
         Binding("n", "notices", "Notices"),
         Binding("L", "ladder", "Ladder", key_display="L"),
-        # Esc goes back to the game on this machine, or quits where there is none (a
-        # door's session): check_action disables "close" there, so the second one runs
-        # and the keys bar offers no "Back" (q names quitting).
+        # Esc goes back to the game on this machine; a door's session has none, and Esc
+        # (pressed once too often after a replay or a form) must not end it: check_action
+        # disables "close" there, and the keys bar offers no Esc. Leaving is q's.
         Binding("escape", "close", "Back"),
-        Binding("escape", "quit", "Quit", show=False),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -139,20 +140,28 @@ class LobbyScreen(Screen[None]):
         """The player left the lobby (Esc): back to the game on this machine."""
 
     def __init__(
-        self, directory: TableDirectory, back: bool = True, reopen: int | None = None
+        self,
+        directory: TableDirectory,
+        back: bool = True,
+        reopen: int | None = None,
+        form_memory: Path | None = None,
     ) -> None:
         """``back``: there is a game on this machine for Esc to go back to (False in a
-        door's session: Esc quits); ``reopen``: the table to sit at again at once, if the
-        player still has a seat there and its game is not over (a door's session coming
-        back after a reload or a dropped link)."""
+        door's session: Esc does nothing); ``reopen``: the table to sit at again at once,
+        if the player still has a seat there and its game is not over (a door's session
+        coming back after a reload or a dropped link); ``form_memory``: where the new-table
+        form keeps its last settings."""
         super().__init__()
         self.directory = directory
+        self.form_memory = form_memory
         self.back = back
         self.reopen = reopen
         self.tables: list[TableInfo] = []
         self._rows: list[tuple[str, Text, Text, Text, Text, Text]] = []
         """The rows shown, as shown (see :meth:`show_tables`)."""
         self._said = ""
+        self._select: int | None = None
+        """A table to select once the list shows it (one just created)."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "close":
@@ -193,13 +202,17 @@ class LobbyScreen(Screen[None]):
                 self._open(info.id, watch=False)
 
     def show_tables(self, tables: tuple[TableInfo, ...]) -> None:
-        """Show ``tables`` in lobby order, keeping the cursor on the same table. Rows
+        """Show ``tables`` in lobby order, keeping the cursor on the same table (by id, or
+        on a table just created once it is listed). Rows
         that read the same as those shown are left alone: the list is asked for every
         :data:`REFRESH` seconds, and redrawing it unchanged cost an idle terminal 3.3 KB
         each time (over SSH, on every idle player's link)."""
         grid: DataTable[Text] = self.query_one(DataTable)
         keep = self.selected.id if self.selected is not None else None
         self.tables = order(tables, self.directory.player)
+        ids = [info.id for info in self.tables]
+        if self._select in ids:
+            keep, self._select = self._select, None
         now = time.time()
         player = self.directory.player
         rows = [
@@ -218,9 +231,8 @@ class LobbyScreen(Screen[None]):
             grid.clear()
             for key, *cells in rows:
                 grid.add_row(*cells, key=key)
-            ids = [info.id for info in self.tables]
-            if keep in ids:
-                grid.move_cursor(row=ids.index(keep))
+        if keep in ids and grid.cursor_row != ids.index(keep):  # the same table, by id
+            grid.move_cursor(row=ids.index(keep))
         self.show_detail()
 
     @property
@@ -322,6 +334,7 @@ class LobbyScreen(Screen[None]):
         def created(table: TableInfo | None) -> None:
             if table is None:
                 return
+            self._select = table.id  # not the table that happened to be under the cursor
             self.action_refresh()
             if table.status == "playing":
                 self._open(table.id, watch=False)
@@ -329,7 +342,7 @@ class LobbyScreen(Screen[None]):
                 kinds = ["open" if seat.name is None else "taken" for seat in table.seats]
                 self._say(f"Table {table.title!r} created. {start_words(kinds, [])}")
 
-        self.app.push_screen(CreateTableScreen(self.directory), created)
+        self.app.push_screen(CreateTableScreen(self.directory, self.form_memory), created)
 
     def action_ladder(self) -> None:
         from tui.screens.ladder import LadderScreen
@@ -345,4 +358,17 @@ class LobbyScreen(Screen[None]):
         self.post_message(self.Closed())
 
     def action_quit(self) -> None:
-        self.app.exit()
+        """Leave the app: at once on this machine (nothing is lost); in a door's session,
+        where leaving closes the player's connection, after a question."""
+        from tui.screens.dialogs import ConfirmScreen
+
+        if self.back:
+            self.app.exit()
+            return
+
+        def leave(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        question = "Leave Mykerinos? The connection closes; your tables wait for you."
+        self.app.push_screen(ConfirmScreen(question), leave)
