@@ -69,6 +69,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--cards", metavar="FILE",
         help="play new games with the card faces of FILE (TOML, see docs/cards.md)",
     )  # fmt: skip
+    # Set by the doors only (``ssh:PORT`` or ``web``): where a guest's export goes.
+    parser.add_argument("--door", metavar="KIND", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -243,6 +245,7 @@ def _run(args: argparse.Namespace, driver: type[Driver] | None = None) -> int:
         server=_server_address(args, ticket),
         cards=(args.cards, cards) if cards is not None else None,
         server_only=ticket is not None,
+        door=args.door if ticket is not None else None,
     )
     if app.load_error is not None:
         # A wrong --resume NAME is a command-line mistake: say so there, start nothing.
