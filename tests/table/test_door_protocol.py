@@ -255,7 +255,8 @@ async def test_export_writes_a_table_s_save_to_the_guest_and_refuses_an_unknown_
     async with conn:
         result = await conn.run(f"export {table}", encoding=None)
         assert (result.exit_status, result.stderr) == (0, b"")
-        save = decode(Path("game.json"), bytes(result.stdout or b""))
+        assert isinstance(result.stdout, bytes), result.stdout
+        save = decode(Path("game.json"), result.stdout)
         assert save.title == "exported"
         missing = await conn.run("export 999999", encoding="utf-8")
         assert (missing.exit_status, missing.stdout) == (1, "")
