@@ -194,7 +194,7 @@ class InfoScreen(ModalScreen[None]):
         self.words = words
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog wide"):  # a command stays on one line, to copy
             yield Static(self.words, markup=False, id="info")
             yield Static("[b]Enter[/b] close", classes="keys")
 
