@@ -9,18 +9,25 @@ simulations, with the 5 s safety cap). Prints the median and the maximum time pe
 and the hard bot's simulations per second. Then, for the hard bot, how long a search takes to
 return once its ``stop`` is set from another thread (as the UI does when a screen is left;
 the UI needs it under 50 ms). Single process: run it on a quiet machine.
+
+Each level's line also gives the CPU time per decision (the search is single-threaded, so
+its median is what a decision takes on an idle core of this machine) and the load average
+before and after (``os.getloadavg``): a wall time is only worth quoting with its load.
+A hard decision over the 5 s cap stops there, with fewer simulations; ``--uncapped`` lets
+every one run its 400 simulations, to measure the search itself on a busy machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import threading
 import time
 
 import core
-from core.ai import make_bot
-from core.ai.search import DEFAULT_ITERATIONS
+from core.ai import Bot, make_bot
+from core.ai.search import DEFAULT_CAP, DEFAULT_ITERATIONS, HardBot
 
 
 def positions(games: int, every: int) -> list[core.GameState]:
@@ -43,20 +50,35 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--every", type=int, default=4)
     parser.add_argument("--levels", default="easy,normal,hard")
+    parser.add_argument(
+        "--uncapped", action="store_true", help="no 5 s cap: every hard decision runs in full"
+    )
     args = parser.parse_args()
     sample = positions(args.games, args.every)
     print(f"{len(sample)} positions from {args.games} games of 3 normal bots (seeds 1..)")
     for level in args.levels.split(","):
-        bot = make_bot(level, seed=1)
-        times = []
+        if level == "hard" and args.uncapped:
+            bot: Bot = HardBot(seed=1, iterations=DEFAULT_ITERATIONS, budget=float("inf"))
+        else:
+            bot = make_bot(level, seed=1)
+        times, cpu = [], []
+        load_before = os.getloadavg()[0]
         for state in sample:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             bot.choose(state)
             times.append(time.perf_counter() - start)
-        line = f"{level:>6}: median {statistics.median(times):.3f} s, max {max(times):.3f} s"
+            cpu.append(time.process_time() - start_cpu)
+        line = (
+            f"{level:>6}: median {statistics.median(times):.3f} s, max {max(times):.3f} s;"
+            f" CPU median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s"
+            f" (load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after)"
+        )
         if level == "hard":
-            rate = DEFAULT_ITERATIONS / statistics.median(times)
-            line += f" ({DEFAULT_ITERATIONS} simulations: about {rate:.0f} per second)"
+            capped = sum(1 for seconds in times if seconds >= DEFAULT_CAP)
+            rate = DEFAULT_ITERATIONS / statistics.median(cpu)
+            line += f"; {DEFAULT_ITERATIONS} simulations: about {rate:.0f} per CPU second"
+            if not args.uncapped:
+                line += f"; {capped} of {len(times)} stopped by the {DEFAULT_CAP:g} s cap"
         print(line, flush=True)
     if "hard" in args.levels.split(","):
         lags = [lag for state in sample if (lag := stop_latency(state)) is not None] or [0.0]

@@ -2,6 +2,11 @@
 command (a new Python process, connect, hello, the lobby, one line) with 1, 10 and 50
 tables on a real server. Medians of RUNS runs; the target is ≤ 100 ms at 50 tables.
 
+Each line also gives the command's own CPU time (user + system, of the new process: about
+its wall time on an idle machine, where nothing else waits for the cores) and the load
+average before and after (``os.getloadavg``): a wall time is only worth quoting with its
+load.
+
 Run: .venv/bin/python bench/bench_status.py
 """
 
@@ -9,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import getpass
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,11 +41,16 @@ async def add_tables(socket: Path, count: int) -> None:
     await connection.close()
 
 
-def timed(socket: Path) -> float:
+def timed(socket: Path) -> tuple[float, float]:
+    """The command's wall time and its CPU time (user + system), in seconds."""
     command = [MYKERINOS, "status", "--socket", str(socket), "--player", "ann"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(command, capture_output=True, check=False)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def main() -> None:
@@ -57,10 +69,14 @@ def main() -> None:
                 asyncio.run(add_tables(socket, count - have))
                 have = count
                 timed(socket)  # warm the file cache
+                load = os.getloadavg()[0]
                 runs = [timed(socket) for _ in range(RUNS)]
+                walls, cpus = [wall for wall, _ in runs], [cpu for _, cpu in runs]
                 print(
-                    f"{count:3d} tables: mykerinos status {1000 * statistics.median(runs):5.1f} ms"
-                    f" median, {1000 * max(runs):5.1f} ms worst (target ≤ 100 ms)"
+                    f"{count:3d} tables: mykerinos status {1000 * statistics.median(walls):5.1f} ms"
+                    f" median, {1000 * max(walls):5.1f} ms worst (target ≤ 100 ms);"
+                    f" CPU {1000 * statistics.median(cpus):5.1f} ms median;"
+                    f" load average {load:.1f} before, {os.getloadavg()[0]:.1f} after"
                 )
         finally:
             server.terminate()

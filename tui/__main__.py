@@ -27,6 +27,15 @@ if TYPE_CHECKING:
     import saves
     from table.client.directory import ServerAddress
 
+SUBCOMMANDS = (
+    ("serve", "run the table server, with doors for friends (--ssh, --web)"),
+    ("status", "say in one line where it is your turn at the tables"),
+    ("players", "the players who come in through the SSH door, by their keys"),
+    ("invite", "a one-time code (with --web, a link) that lets a friend in"),
+)
+"""The commands ``main`` hands on, with the line ``mykerinos --help`` shows for each: the
+game's own parser never sees them, so its help names them (each has its own ``--help``)."""
+
 SSH_ESCDELAY_MS = "400"
 """Over SSH an Esc and the bytes of an arrow key can arrive apart; wait longer for them."""
 
@@ -35,6 +44,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="mykerinos",
         description="Mykerinos, the board game, in the terminal (2-4 players, keyboard only).",
+        epilog=_subcommands_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--save-dir", metavar="DIR", help="folder of the saved games")
     parser.add_argument(
@@ -58,7 +69,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--cards", metavar="FILE",
         help="play new games with the card faces of FILE (TOML, see docs/cards.md)",
     )  # fmt: skip
+    # Set by the doors only (``ssh:PORT`` or ``web``): where a guest's export goes.
+    parser.add_argument("--door", metavar="KIND", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
+
+
+def _subcommands_help() -> str:
+    width = max(len(name) for name, _ in SUBCOMMANDS)
+    lines = [f"  mykerinos {name:<{width}}  {line}" for name, line in SUBCOMMANDS]
+    return "\n".join(["commands (each has its own --help, e.g. `mykerinos serve --help`):", *lines])
 
 
 def set_escape_delay(environ: dict[str, str] | os._Environ[str] = os.environ) -> None:
@@ -226,6 +245,7 @@ def _run(args: argparse.Namespace, driver: type[Driver] | None = None) -> int:
         server=_server_address(args, ticket),
         cards=(args.cards, cards) if cards is not None else None,
         server_only=ticket is not None,
+        door=args.door if ticket is not None else None,
     )
     if app.load_error is not None:
         # A wrong --resume NAME is a command-line mistake: say so there, start nothing.

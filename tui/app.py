@@ -73,11 +73,14 @@ class MykerinosApp(SharedTables, LocalGames):
         server: ServerAddress | None = None,
         cards: tuple[str, str] | None = None,
         server_only: bool = False,
+        door: str | None = None,
     ) -> None:
         """``server``: where to look for a table server (None: play on this machine only);
         ``cards``: (file name, text) of the cards new games are played with (None: the
         built-in deck); ``server_only``: a door's session, which never plays on this
-        machine (see the module docstring: it needs ``server``, and refuses ``resume``)."""
+        machine (see the module docstring: it needs ``server``, and refuses ``resume``);
+        ``door``: which door started that session (``ssh:PORT`` or ``web``), where a
+        guest's export goes."""
         if server_only and (server is None or resume is not None):
             raise ValueError("a door's session plays at the table server only")
         super().__init__()
@@ -85,6 +88,7 @@ class MykerinosApp(SharedTables, LocalGames):
         self.store = store
         self.server = server
         self.server_only = server_only
+        self.door = door if server_only else None
         self.directory: TableDirectory | None = None
         self.turns: Turns | None = None
         self.turn_notices: dict[int, int] = {}
@@ -300,6 +304,7 @@ def make_app(
     server: ServerAddress | None = None,
     cards: tuple[str, str] | None = None,
     server_only: bool = False,
+    door: str | None = None,
 ) -> MykerinosApp:
     """The app users run: saves in ``save_dir`` (else the env/default folder, see
     `saves.default_folder`); ``resume`` a save name (``""``: the latest unfinished game);
@@ -321,4 +326,5 @@ def make_app(
         server=server,
         cards=cards,
         server_only=server_only,
+        door=door,
     )

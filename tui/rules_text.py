@@ -23,7 +23,7 @@ KEYS = """\
 [b]At a shared table[/b] (playing with others through a table server)
   c chat   H hand your seat to a computer (or an absent player's, live)
   P pause a live table for everyone (10 min, once a season); P again resumes
-  ctrl+s export the game to a save here
+  ctrl+s export a copy of the game (through a door: to where you are)
 
 [b]The board[/b]
   B R G W  the players' cubes (blue, red, green, white)  N the neutral

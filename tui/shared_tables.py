@@ -10,6 +10,7 @@ server says is read through :mod:`tui.server_text`.
 from __future__ import annotations
 
 import contextlib
+import socket
 from typing import TYPE_CHECKING, Any
 
 from textual import work
@@ -44,6 +45,8 @@ class SharedTables(App[None]):
     store: saves.SaveStore
     server: ServerAddress | None
     server_only: bool
+    door: str | None
+    """Which door started a door's session (``ssh:PORT`` or ``web``): where its exports go."""
     directory: TableDirectory | None
     """The table server's tables, once it answered."""
     farewell: str | None
@@ -170,17 +173,38 @@ class SharedTables(App[None]):
     # ---------------------------------------------------------------- the lobby
 
     def keep_export(self, name: str, data: bytes) -> str:
-        """A shared table's exported game, saved here as ``name`` (to replay or resume)."""
+        """A shared table's exported game, saved here as ``name`` (to replay or resume);
+        through the web door, downloaded by the guest's browser as ``name.json`` instead
+        (the host's folder is out of a guest's reach)."""
         import saves
         from table.seat import SeatError
 
         try:
+            if self.door == "web":
+                return self._download(f"{saves.check_name(name)}.json", data)
             saves.Session.adopt(self.store, data, name).close()
         except saves.SaveError as exc:
             raise SeatError(str(exc)) from None
         if self.server_only:
             return f"Exported: the game is saved here as {name!r} (o: replay it)."
         return f"Exported: the game is saved here as {name!r} (o: load or replay it)."
+
+    def _download(self, file_name: str, data: bytes) -> str:
+        """``data`` delivered to the browser as the file ``file_name`` (the web driver
+        sends it through the door's downloads)."""
+        import io
+
+        self.deliver_binary(io.BytesIO(data), save_filename=file_name, mime_type="application/json")
+        return f"Exported: your browser downloads the game as {file_name!r}."
+
+    def export_over_ssh(self, table: int) -> str | None:
+        """In a session through the SSH door, the command that writes table ``table``'s
+        game to a file on the guest's own machine (None elsewhere: there the export is
+        kept here, or downloaded by the browser)."""
+        kind, _, port = (self.door or "").partition(":")
+        if kind != "ssh" or not port.isdigit():
+            return None
+        return f"ssh -p {port} {socket.gethostname()} export {table} > game.json"
 
     def open_lobby(self, *, come_back: bool = True) -> None:
         """The lobby; in a door's session it sits the player at the table they last sat at

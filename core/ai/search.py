@@ -13,9 +13,10 @@ For one decision:
 3. the candidate with the best mean wins; the heuristic's own judgement counts as a few
    simulations already made, so a candidate needs real evidence to overturn it.
 
-Determinism: by default a fixed number of simulations (calibrated with ``bench/bench_ai.py``
-to about 2 s per decision), so the choice depends only on the seed; a time budget caps the
-search as a safety net. A ``stop`` callable, polled before every simulation, ends the search
+Determinism: by default a fixed number of simulations (``bench/bench_ai.py`` prints the CPU
+time they take a decision, and the load it ran under: the README gives the figures), so the
+choice depends only on the seed; a time budget caps the search as a safety net. A
+``stop`` callable, polled before every simulation, ends the search
 at once with the best candidate so far (the heuristic's choice if no simulation ran).
 """
 
@@ -35,8 +36,9 @@ from core.rules import apply_code, redetermine
 from core.state import GameState
 
 DEFAULT_ITERATIONS = 400
-"""Simulations per decision by default: the median decision took about 2 s with this many
-in ``bench/bench_ai.py`` (which prints the simulations per second of the machine it runs on)."""
+"""Simulations per decision by default: a median of 3.4 s of CPU time a decision with this
+many in ``bench/bench_ai.py`` on a busy 2-core machine (the README says under which load;
+the bench prints the simulations per CPU second of the machine it runs on)."""
 DEFAULT_CAP = 5.0
 """Seconds: the safety cap of the default, fixed-iterations mode."""
 HINT_ITERATIONS = 150

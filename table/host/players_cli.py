@@ -49,19 +49,25 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     """``argv`` starts with ``players`` or ``invite``."""
     parser = _Parser(prog="mykerinos", add_help=False)
     commands = parser.add_subparsers(dest="command", required=True)
-    players = commands.add_parser("players", help="players known by their SSH keys")
+    players = commands.add_parser(
+        "players", help="players known by their SSH keys",
+        description="The players who come in through the SSH door, known by their SSH keys "
+        "(`mykerinos players ACTION --help` for each action).",
+    )  # fmt: skip
     actions = players.add_subparsers(dest="action", required=True)
     add = actions.add_parser("add", help="give a player the keys of an OpenSSH .pub file")
-    add.add_argument("name")
+    add.add_argument("name", help="the player's name at the tables")
     add.add_argument("keyfile", help="the public key file (- for standard input)")
     actions.add_parser("list", help="the players and their keys, and open invitations")
     remove = actions.add_parser("remove", help="take away a player's keys (all, or one)")
     remove.add_argument("name")
     remove.add_argument("key", nargs="*", help="a fingerprint (SHA256:…) or a key line")
     invite = commands.add_parser(
-        "invite", help="a one-time code that makes a new key (or a browser) NAME's"
-    )
-    invite.add_argument("name")
+        "invite", help="a one-time code that makes a new key (or a browser) NAME's",
+        description="Print a one-time code that makes the next new SSH key that brings it "
+        "NAME's, and how to use it; with --web, also a link that signs a browser in as NAME.",
+    )  # fmt: skip
+    invite.add_argument("name", help="the friend's name at the tables")
     invite.add_argument(
         "--web", action="store_true",
         help="also print a link that signs a browser in through the web door",

@@ -5,10 +5,14 @@ ways, and the sftp subsystem. A good code binds the key: the next login asks for
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 import socket
 import time
 
+from table import protocol as wire
+from table.client.connection import connect
 from tests.door.conftest import (
     HOST,
     LOBBY,
@@ -206,3 +210,28 @@ def test_sftp_subsystem_is_refused(door: Door) -> None:
     assert done.returncode != 0, done
     assert "subsystem request failed" in done.stderr, done
     assert done.stdout == "", done
+
+
+def test_export_writes_the_table_s_save_to_the_guest_s_own_stdout(door: Door) -> None:
+    """``ssh host export TABLE > game.json`` with the real client: the table's save file
+    on the guest's stdout and nothing else; a table that does not exist, one line on
+    stderr and exit 1."""
+
+    async def create() -> int:
+        host = await connect(door.socket)  # the host's own account makes the table
+        try:
+            seats = (wire.SeatSpec("player", host.player), wire.SeatSpec("computer", level="easy"))
+            lobby = await host.ask(wire.CreateTable(host.new_ref(), seats, title="to take home"))
+        finally:
+            await host.close()
+        assert isinstance(lobby, wire.Lobby), lobby
+        return max(info.id for info in lobby.tables if info.title == "to take home")
+
+    table = asyncio.run(create())
+    key = door.player("ann")
+    done = door.ssh_run(key, command=["export", str(table)])
+    assert (done.returncode, done.stderr) == (0, ""), done
+    assert json.loads(done.stdout)["title"] == "to take home"
+    missing = door.ssh_run(key, command=["export", "999999"])
+    assert (missing.returncode, missing.stdout) == (1, ""), missing
+    assert missing.stderr.strip().splitlines() == ["mykerinos: there is no table 999999"]

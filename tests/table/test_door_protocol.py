@@ -14,6 +14,9 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from saves.format import decode
+from table import protocol as wire
+from table.client.connection import connect as table_connect
 from table.doors.options import PORT_FILE
 from table.host.players import Players, fingerprint
 from tests.table_server.process import spawn, stop
@@ -232,3 +235,32 @@ async def refused_after_sign_in(door: Door, key: asyncssh.SSHKey) -> str:
     await asyncio.wait_for(conn.wait_closed(), 10)
     assert isinstance(typist.lost, asyncssh.DisconnectError), typist.lost
     return str(typist.lost.reason)
+
+
+async def test_export_writes_a_table_s_save_to_the_guest_and_refuses_an_unknown_table(
+    door: Door,
+) -> None:
+    """``ssh … export TABLE > game.json``: the table's save on the guest's stdout (an
+    ordinary save file, nothing else), a table that does not exist refused in one line on
+    stderr with exit 1, and a malformed command in one line with exit 2."""
+    host = await table_connect(door.socket)  # the host's own account makes the table
+    try:
+        seats = (wire.SeatSpec("player", host.player), wire.SeatSpec("computer", level="easy"))
+        created = await host.ask(wire.CreateTable(host.new_ref(), seats, title="exported"))
+        assert isinstance(created, wire.Lobby), created
+        (table,) = [info.id for info in created.tables if info.title == "exported"]
+    finally:
+        await host.close()
+    conn, _typist = await connect(door, known(door, "Joy"))
+    async with conn:
+        result = await conn.run(f"export {table}", encoding=None)
+        assert (result.exit_status, result.stderr) == (0, b"")
+        assert isinstance(result.stdout, bytes), result.stdout
+        save = decode(Path("game.json"), result.stdout)
+        assert save.title == "exported"
+        missing = await conn.run("export 999999", encoding="utf-8")
+        assert (missing.exit_status, missing.stdout) == (1, "")
+        assert missing.stderr == "mykerinos: there is no table 999999\r\n"
+        wrong = await conn.run("export seven", encoding="utf-8")
+        assert (wrong.exit_status, wrong.stdout) == (2, "")
+        assert str(wrong.stderr).count("\n") == 1 and "a table's number" in str(wrong.stderr)

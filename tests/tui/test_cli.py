@@ -7,6 +7,7 @@ import contextlib
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -290,3 +291,49 @@ def test_a_wrong_cards_file_is_refused_with_one_line_per_problem(tmp_path, capsy
     assert not (tmp_path / "saves").exists()
     assert main(["--cards", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read the cards file" in capsys.readouterr().err
+
+
+def _help_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What ``mykerinos ARGV`` prints on stdout, having exited 0 (argparse's --help exits)."""
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code in (0, None)
+    return capsys.readouterr().out
+
+
+def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    """A newcomer finds the doors from `mykerinos --help`: each command, one line each."""
+    out = _help_of(["--help"], capsys)
+    for command in ("serve", "status", "players", "invite"):
+        lines = [line for line in out.splitlines() if line.startswith(f"  mykerinos {command} ")]
+        assert len(lines) == 1, (command, out)
+        assert len(lines[0]) <= 80, lines[0]
+    assert "--ssh" in out and "own --help" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["serve", "--help"], ["usage: mykerinos serve", "--ssh", "--web", "--socket"]),
+        (["status", "--help"], ["usage: mykerinos status", "your turn", "--player"]),
+        (["players", "--help"], ["usage: mykerinos players", "add", "list", "remove", "SSH keys"]),
+        (["players", "add", "--help"], ["usage: mykerinos players add", "keyfile", "name"]),
+        (["invite", "--help"], ["usage: mykerinos invite", "one-time code", "--web", "name"]),
+    ],
+    ids=["serve", "status", "players", "players add", "invite"],
+)
+def test_each_command_has_its_help(
+    argv: list[str], words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each command's --help prints its usage and options on stdout and exits 0."""
+    out = _help_of(argv, capsys)
+    for word in words:
+        assert word in out, (word, out)
+
+
+def test_help_from_the_installed_command() -> None:
+    """The installed `mykerinos` script itself: --help lists the doors' command, exit 0."""
+    command = [str(Path(sys.executable).parent / "mykerinos"), "--help"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "mykerinos serve" in done.stdout and not done.stderr

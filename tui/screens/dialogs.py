@@ -162,16 +162,44 @@ class LinePrompt(ModalScreen[str | None]):
 
 
 class SaveAsScreen(LinePrompt):
-    """Name the game (its save is renamed): ``save(name)`` as in :class:`LinePrompt`."""
+    """Name the game (its save is renamed): ``save(name)`` as in :class:`LinePrompt`. At a
+    shared table, ``export`` says where the copy exported from it goes (``here``: a save
+    on this machine; ``browser``: a download); the table itself is left as it is."""
 
-    def __init__(self, current: str, save: Callable[[str], str]) -> None:
+    QUESTIONS: ClassVar[dict[str | None, str]] = {
+        None: "Name this game (its save is renamed):",
+        "here": "Export a copy of this table's game to a save here (the table plays on). "
+        "Name the copy:",
+        "browser": "Export a copy of this table's game: your browser downloads it "
+        "(the table plays on). Name the file:",
+    }
+
+    def __init__(self, current: str, save: Callable[[str], str], export: str | None = None) -> None:
         super().__init__(
-            "Name this game (its save is renamed):",
+            self.QUESTIONS[export],
             current,
             save,
-            verb="save",
+            verb="save" if export is None else "export",
             empty="Type a name for the save (letters, digits, spaces, _ and -).",
         )
+
+
+class InfoScreen(ModalScreen[None]):
+    """Words to read (shown as they are, no markup); Enter or Esc closes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "close", "Close")]
+
+    def __init__(self, words: str) -> None:
+        super().__init__()
+        self.words = words
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):  # a command stays on one line, to copy
+            yield Static(self.words, markup=False, id="info")
+            yield Static("[b]Enter[/b] close", classes="keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class ResumeScreen(ModalScreen[str]):

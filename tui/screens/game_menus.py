@@ -7,7 +7,7 @@ only the playing of the game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -18,7 +18,14 @@ from tui.messages import LoadRequested, TablesRequested
 
 if TYPE_CHECKING:
     from table.seat import GameSeat
+    from tui.app import MykerinosApp
 
+
+EXPORT_OVER_SSH = (
+    "To get a copy of this table's game (the table plays on), run this on your own "
+    "machine; it writes the save file there:\n\n  {command}"
+)
+"""What Ctrl+S at a table says through the SSH door (``command``: the real one)."""
 
 PAUSE_MINUTES = 10
 """How long ``P`` pauses a live table for everyone."""
@@ -37,13 +44,29 @@ class GameMenus(Screen[None]):
     seat: GameSeat
 
     def action_save_as(self) -> None:
-        from tui.screens.dialogs import SaveAsScreen
+        """Rename this game's save; at a shared table, export a copy of its game to where
+        the player is: a save here, a browser's download, or through the SSH door the
+        command that writes it on the guest's own machine (the host's folder is out of
+        their reach)."""
+        from tui.screens.dialogs import InfoScreen, SaveAsScreen
 
         def saved(words: str | None) -> None:
             if words:
                 self.notify(words, markup=False)
 
-        self.app.push_screen(SaveAsScreen(self.seat.name, self.seat.save_as), saved)
+        table = self.seat.table
+        if table is None:
+            self.app.push_screen(SaveAsScreen(self.seat.name, self.seat.save_as), saved)
+            return
+        app = cast("MykerinosApp", self.app)
+        command = app.export_over_ssh(table.info.id)
+        if command is not None:
+            self.app.push_screen(InfoScreen(EXPORT_OVER_SSH.format(command=command)))
+            return
+        where = "browser" if app.door == "web" else "here"
+        # No notice now: the outcome comes as a line of the table's log, which a notice
+        # popping up beside it would half cover.
+        self.app.push_screen(SaveAsScreen(self.seat.name, self.seat.save_as, export=where))
 
     def action_chat(self) -> None:
         """At a shared table: a line of chat, to players and spectators."""

@@ -169,10 +169,12 @@ class Door:
         return player_home(self.folder, player)
 
     def game_command(self, home: Path) -> list[str]:
-        """The game, in isolated mode, on this server's socket, saving in ``home``."""
+        """The game, in isolated mode, on this server's socket, saving in ``home``; it is
+        told the door's port, for the command that exports a table to the guest."""
         return [
             sys.executable, "-I", "-m", "tui.door",
             "--socket", str(self.socket), "--save-dir", str(home / "saves"),
+            "--door", f"ssh:{self.port}",
         ]  # fmt: skip
 
     async def status(

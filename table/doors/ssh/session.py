@@ -5,7 +5,8 @@ of its own, on a pty of the client's size (a resize sets the pty's size, and the
 sends the game SIGWINCH), with an environment the door builds from nothing: the
 client's ``TERM``, ``LANG``/``LC_*`` and ``NO_COLOR`` when they are well-formed, the
 ticket that names the player, and Python in isolated mode, as in the documented
-``ForceCommand`` setup. ``status`` as a command prints the player's status line. Anything
+``ForceCommand`` setup. ``status`` and ``export TABLE`` as commands print the player's
+status line or write a table's save to the client (:mod:`table.doors.ssh.commands`). Anything
 else (another command, a shell without a terminal, a subsystem such as sftp) is refused,
 in one line where SSH lets the server say one.
 
@@ -42,8 +43,8 @@ from typing import TYPE_CHECKING, Final
 
 import asyncssh
 
-from saves.text import printable
 from table.doors.admissions import DoorFull
+from table.doors.ssh.commands import run_command
 from table.doors.ssh.internals import keep_environment
 from table.server.log import log
 
@@ -228,14 +229,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             chan.exit(code)
 
     async def _command(self, player: str, command: str) -> int:
-        if command.strip() != "status":
-            self._refuse(
-                f"mykerinos: only `status` can be run here, not {printable(command[:60])!r}; "
-                "connect without a command to play"
-            )
-            return 2
-        with self.door.admitted(player) as ticket:
-            return await self.door.status(ticket, self._out, self._err, self._started)
+        return await run_command(self.door, player, command, self._out, self._err, self._started)
 
     def _started(self, process: asyncio.subprocess.Process) -> None:
         """``status`` runs: ended with the session like a game."""

@@ -62,6 +62,7 @@ class Game(AppService):
         self._process = process = await asyncio.create_subprocess_exec(
             sys.executable, "-I", "-m", "tui.web",
             "--socket", str(self.door.socket), "--save-dir", str(home / "saves"),
+            "--door", "web",  # a table's export is downloaded by the browser
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=env, cwd=home, close_fds=True,
         )  # fmt: skip
