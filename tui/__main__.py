@@ -58,6 +58,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--cards", metavar="FILE",
         help="play new games with the card faces of FILE (TOML, see docs/cards.md)",
     )  # fmt: skip
+    # A web door's watch link only: the table its session shows (see tui.shared_tables).
+    parser.add_argument("--watch", type=int, metavar="TABLE", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -231,6 +233,8 @@ def _run(args: argparse.Namespace, driver: type[Driver] | None = None) -> int:
         # A wrong --resume NAME is a command-line mistake: say so there, start nothing.
         print(f"mykerinos: {_one_line(app.load_error)}", file=sys.stderr)
         return 2
+    if args.watch is not None and ticket is not None:
+        app.watching = args.watch  # the door's ticket lets it watch that table only
     if driver is not None:
         app.driver_class = driver  # set here, never taken from TEXTUAL_DRIVER
     elif not has_terminal():

@@ -46,6 +46,9 @@ class SharedTables(App[None]):
     """The player's turns at the server's tables, once it answered."""
     turn_notices: dict[int, int]
     """The notices of a turn on screen now (their numbers, see ``notice``), by table."""
+    watching: int | None = None
+    """A watch link's session (the web door's ``--watch TABLE``): the one table it shows,
+    watched, instead of the lobby; leaving it ends the session."""
 
     if TYPE_CHECKING:  # the app's own, see tui.app.MykerinosApp
 
@@ -183,6 +186,9 @@ class SharedTables(App[None]):
         if self.directory is None:
             self.notify("No table server was found.", severity="warning")
             return
+        if self.watching is not None:
+            self._watch_only(self.watching)
+            return
         reopen = self.last_table() if self.server_only else None
         self.show_main(LobbyScreen(self.directory, back=not self.server_only, reopen=reopen))
 
@@ -201,7 +207,26 @@ class SharedTables(App[None]):
             self.start_local()
 
     def on_tables_requested(self, _message: TablesRequested) -> None:
+        if self.watching is not None:
+            self.exit()  # a watch link's session has no lobby to go back to
+            return
         self.open_lobby()
+
+    @work(exclusive=True, group="watch-only")
+    async def _watch_only(self, table: int) -> None:
+        """A watch link's session: straight on its table, watched; a table that cannot be
+        watched ends the session, saying why."""
+        from table.client.directory import TableUnavailable
+        from table.seat import SeatError
+        from tui.screens.game import GameScreen
+
+        assert self.directory is not None
+        try:
+            seat = await self.directory.watch(table)
+        except (TableUnavailable, SeatError) as exc:
+            self.no_table_server(str(exc))
+            return
+        self.show_main(GameScreen(seat))
 
     # A door's session comes back where the player left off (a reload, a dropped link):
     # the table they last sat at is kept in their own folder on the host.

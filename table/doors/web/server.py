@@ -30,7 +30,7 @@ from table.doors.web import pages
 from table.doors.web.connections import Connections, Counted, same_address
 from table.doors.web.game import Game
 from table.doors.web.internals import STATIC, check_textual_serve
-from table.host.players import Players, PlayersError
+from table.host.players import Players, PlayersError, token_hash, watched_table, who
 from table.server.log import log
 
 if TYPE_CHECKING:
@@ -189,7 +189,7 @@ class WebDoor:
             reason = str(exc)[:1].upper() + str(exc)[1:]
             return _html(pages.sign_in(code, f"{reason}."), status=403)
         self.wrong.forgive(address, counted)
-        log(f"web door: {printable(player)} signed in from {printable(address)}")
+        log(f"web door: {who(player)} signed in from {printable(address)}")
         response = web.HTTPSeeOther("./")
         response.set_cookie(
             COOKIE, token, max_age=SESSION_DAYS * 86400, path=self._cookie_path(),
@@ -227,10 +227,12 @@ class WebDoor:
         self._transports[tab] = request.transport
         width = _size(request.query.get("width"), 80)
         height = _size(request.query.get("height"), 24)
+        watching = watched_table(player)  # a watch link's browser: a guest of that table
+        name = player if watching is None else f"guest {token_hash(token)[:4]}"
         try:
-            with self.admissions.admitted(player) as ticket:
+            with self.admissions.admitted(name, watching) as ticket:
                 self.tabs[tab] = (token, player)
-                game = Game(self, ticket, player, tab)
+                game = Game(self, ticket, name, tab, watching)
                 await game.start(width, height)
                 try:
                     await self._read_tab(tab, game)
@@ -299,7 +301,7 @@ class WebDoor:
                     log(f"web door: cannot check the sessions: {exc!r}")
                     break
                 if still != player:
-                    log(f"web door: {printable(player)}'s session ended: their tab closes")
+                    log(f"web door: {who(player)}'s session ended: their tab closes")
                     await self._shut(
                         tab,
                         said=b"\r\nmykerinos: your session has ended\r\n",
