@@ -56,3 +56,50 @@ async def test_a_watch_ticket_watches_its_table_only(door_server) -> None:  # no
     joined = await player.ask(wire.Join(player.new_ref(), two))
     assert isinstance(joined, wire.Snapshot), joined  # a player's ticket is as before
     await player.close()
+
+
+# ---------------------------------------------------------------- the host's side
+
+
+def test_a_watch_invitation_signs_a_browser_in_for_its_table_only(tmp_path) -> None:
+    """``invite_watch`` makes a code for an existing table only; a browser redeems it
+    into a session whose name says the table and is no player's; a key cannot take it;
+    the host sees it in words."""
+    import subprocess
+    import sys
+
+    from table.host.players import Players, PlayersError, watched_table, who
+    from table.server import rules
+    from table.store import TableStore
+
+    db = tmp_path / "tables.db"
+    store = TableStore(db)
+    rows = rules.seat_rows((wire.SeatSpec("player", "ann"), wire.SeatSpec("open")))
+    made = store.create("one", 7, rows, "days", 300, "ann")
+    store.close()
+    with Players(db) as players:
+        try:
+            players.invite_watch(made.id + 1)
+            raise AssertionError("a watch link of a table that is not there")
+        except PlayersError as exc:
+            assert f"no table {made.id + 1}" in str(exc)
+        code = players.invite_watch(made.id, days=2)
+        [invitation] = players.invitations()
+        assert who(invitation.name) == f"a guest watching table {made.id}"
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "k")],
+                       check=True)  # fmt: skip
+        key = (tmp_path / "k.pub").read_text()
+        try:
+            players.redeem(code, key)
+            raise AssertionError("a key took a watch link")
+        except PlayersError as exc:
+            assert "open it in a browser" in str(exc)
+        name, token = players.redeem_web(code)
+        assert watched_table(name) == made.id and players.web_player(token) == name
+        assert watched_table("ann") is None and watched_table(" watch x") is None
+    done = subprocess.run(
+        [sys.executable, "-m", "tui", "invite", "--watch", str(made.id), "--db", str(db)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "join?code=" in done.stdout and f"To watch table {made.id}" in done.stdout
