@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import contextlib
 import fcntl
+import ipaddress
 import os
 import signal
 import sys
@@ -69,6 +70,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="the web door's public address behind a reverse proxy (https://host/mykerinos/)",
     )  # fmt: skip
     parser.add_argument(
+        "--web-proxy", metavar="ADDRESS",
+        help="the reverse proxy's IP address (e.g. 127.0.0.1): only its X-Forwarded-For "
+        "is believed (default: nobody's)",
+    )  # fmt: skip
+    parser.add_argument(
         "--sessions", "--ssh-sessions", type=int, default=DoorLimits.sessions, metavar="N",
         help=f"sessions open through the doors at once (default {DoorLimits.sessions})",
     )  # fmt: skip
@@ -94,6 +100,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         if not args.web_url.startswith(("http://", "https://")):
             parser.error("--web-url: an http:// or https:// address")
         args.web_url = args.web_url.rstrip("/") + "/"
+    if args.web_proxy is not None:
+        if args.web is None:
+            parser.error("--web-proxy: give --web too (the door behind that proxy)")
+        try:
+            args.web_proxy = str(ipaddress.ip_address(args.web_proxy))
+        except ValueError:
+            parser.error(f"--web-proxy: not an IP address: {args.web_proxy!a}")
     return args
 
 
@@ -203,7 +216,8 @@ def _doors(
     if args.web is not None:
         from table.doors.web.server import WebDoor
 
-        doors.append((("web", args.web), WebDoor(admissions, path, db, args.web_url)))
+        web_door = WebDoor(admissions, path, db, args.web_url, args.web_proxy)
+        doors.append((("web", args.web), web_door))
     return doors
 
 

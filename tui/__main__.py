@@ -71,6 +71,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     # Set by the doors only (``ssh:PORT`` or ``web``): where a guest's export goes.
     parser.add_argument("--door", metavar="KIND", help=argparse.SUPPRESS)
+    # A web door's watch link only: the table its session shows (see tui.shared_tables).
+    parser.add_argument("--watch", type=int, metavar="TABLE", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -251,6 +253,8 @@ def _run(args: argparse.Namespace, driver: type[Driver] | None = None) -> int:
         # A wrong --resume NAME is a command-line mistake: say so there, start nothing.
         print(f"mykerinos: {_one_line(app.load_error)}", file=sys.stderr)
         return 2
+    if args.watch is not None and ticket is not None:
+        app.watching = args.watch  # the door's ticket lets it watch that table only
     if driver is not None:
         app.driver_class = driver  # set here, never taken from TEXTUAL_DRIVER
     elif not has_terminal():

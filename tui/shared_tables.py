@@ -54,6 +54,9 @@ class SharedTables(App[None]):
     """The player's turns at the server's tables, once it answered."""
     turn_notices: dict[int, int]
     """The notices of a turn on screen now (their numbers, see ``notice``), by table."""
+    watching: int | None = None
+    """A watch link's session (the web door's ``--watch TABLE``): the one table it shows,
+    watched, instead of the lobby; leaving it ends the session."""
 
     if TYPE_CHECKING:  # the app's own, see tui.app.MykerinosApp
 
@@ -214,6 +217,9 @@ class SharedTables(App[None]):
         if self.directory is None:
             self.notify("No table server was found.", severity="warning")
             return
+        if self.watching is not None:
+            self._watch_only(self.watching)
+            return
         reopen = self.last_table() if self.server_only and come_back else None
         lobby = LobbyScreen(self.directory, not self.server_only, reopen, self.form_memory())
         self.show_main(lobby)
@@ -242,7 +248,26 @@ class SharedTables(App[None]):
             self.start_local()
 
     def on_tables_requested(self, _message: TablesRequested) -> None:
+        if self.watching is not None:
+            self.exit()  # a watch link's session has no lobby to go back to
+            return
         self.open_lobby(come_back=False)  # asked for, from a table: not that table again
+
+    @work(exclusive=True, group="watch-only")
+    async def _watch_only(self, table: int) -> None:
+        """A watch link's session: straight on its table, watched; a table that cannot be
+        watched ends the session, saying why."""
+        from table.client.directory import TableUnavailable
+        from table.seat import SeatError
+        from tui.screens.game import GameScreen
+
+        assert self.directory is not None
+        try:
+            seat = await self.directory.watch(table)
+        except (TableUnavailable, SeatError) as exc:
+            self.no_table_server(str(exc))
+            return
+        self.show_main(GameScreen(seat))
 
     # A door's session comes back where the player left off (a reload, a dropped link):
     # the table they last sat at is kept in their own folder on the host.

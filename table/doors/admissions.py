@@ -36,9 +36,10 @@ class Admissions:
         """Sessions of each player admitted and not yet over."""
 
     @contextlib.contextmanager
-    def admitted(self, player: str) -> Iterator[str]:
+    def admitted(self, player: str, watching: int | None = None) -> Iterator[str]:
         """A session of ``player`` within the bounds, and its ticket for the hub (revoked
-        when the block ends); raises :class:`DoorFull` saying why not."""
+        when the block ends; with ``watching``, it lets the session watch that table
+        only); raises :class:`DoorFull` saying why not."""
         if self.open[player] >= self.limits.sessions_per_player:
             raise DoorFull(
                 f"you have {self.open[player]} sessions open through the doors already: "
@@ -47,7 +48,7 @@ class Admissions:
         if self.open.total() >= self.limits.sessions:
             raise DoorFull("the doors have as many players as they can take: try again later")
         with counted(self.open, player):
-            ticket = self.hub.issue_ticket(player)
+            ticket = self.hub.issue_ticket(player, watching)
             try:
                 yield ticket
             finally:

@@ -14,6 +14,12 @@ player instead of binding a key (a code is for a key or for a browser, whichever
 first), and :meth:`Players.web_player` says whose a token is while it lasts
 (:data:`WEB_SESSION_DAYS`). Removing a player ends their web sessions too.
 
+A watch link (issue 26, :meth:`Players.invite_watch`) is an invitation to watch one table
+from a browser, with no seat: it is stored as an invitation, and its browser's session as
+a web session, of :func:`watcher` (``" watch 12"``), a name no player can have (a player's
+name never starts with a space); :func:`watched_table` reads the table back, and the web
+door makes such a session a spectator of that table only.
+
 The keys, invitations and web sessions live in the table server's own store (tables.db),
 read and written through :class:`table.store.PlayerStore`, which holds every SQL statement
 about them and waits for the running server's writes: the host runs ``mykerinos players``
@@ -66,6 +72,8 @@ WEB_TOKEN_BYTES: Final = 32
 """Random bytes of a web session token (``secrets.token_urlsafe``: 43 characters)."""
 MAX_WEB_TOKEN: Final = 200
 """Characters of a token worth looking up; anything longer is nobody's, unread."""
+WATCHER: Final = " watch "
+"""How a watch link's invitation and session name what they grant (see :func:`watcher`)."""
 WEB_USED_BY: Final = "web"
 """What an invitation redeemed by a browser has in ``used_by_key`` (a key's line
 otherwise)."""
@@ -208,6 +216,20 @@ class Players:
             self.store.add_invitation(code_hash(code), name, now, now + days * DAY)
         return code
 
+    def invite_watch(self, table: int, days: float = DEFAULT_DAYS, now: float | None = None) -> str:
+        """A one-time code that signs one browser in to watch ``table`` (no seat, no other
+        table) for ``days`` days; like :meth:`invite`, only its hash is stored. Raises
+        :class:`PlayersError` when there is no such table."""
+        if not 0 < days <= MAX_DAYS:
+            raise PlayersError(f"an invitation lasts more than 0 and at most {MAX_DAYS} days")
+        if not self.store.table_exists(table):
+            raise PlayersError(f"there is no table {table} in this store")
+        now = _now(now)
+        code = new_code()
+        with self._transaction():
+            self.store.add_invitation(code_hash(code), watcher(table), now, now + days * DAY)
+        return code
+
     def redeem(self, code: str, key: str | bytes, now: float | None = None) -> str:
         """Bind ``key`` (a line or a wire blob) to the player ``code`` invites, and use
         the code up, in one transaction; returns the player's name. Raises
@@ -279,6 +301,8 @@ class Players:
             raise PlayersError(f"this invitation was already used on {when(invitation.used_at)}")
         if now >= invitation.expires:
             raise PlayersError(f"this invitation expired on {when(invitation.expires)}")
+        if key is not None and watched_table(invitation.name) is not None:
+            raise PlayersError("this is a link to watch a table: open it in a browser")
         if key is not None:
             owner = self.store.key_owner(key)
             if owner is not None and owner != invitation.name:
@@ -299,6 +323,27 @@ class Players:
                 yield
         except StoreBusy as exc:
             raise PlayersError(f"the store is busy ({exc}); try again") from None
+
+
+def watcher(table: int) -> str:
+    """The name a watch link of ``table`` is stored under (see the module docstring)."""
+    return f"{WATCHER}{table}"
+
+
+def watched_table(name: str) -> int | None:
+    """The table a watch link's invitation or session grants, from its stored name
+    (None: a player's name)."""
+    if not name.startswith(WATCHER):
+        return None
+    number = name.removeprefix(WATCHER)
+    return int(number) if number.isdigit() and len(number) < 19 else None
+
+
+def who(name: str) -> str:
+    """A stored name in words for the host: the player's, or ``a guest watching table
+    12``."""
+    table = watched_table(name)
+    return shown(name) if table is None else f"a guest watching table {table}"
 
 
 def checked_name(name: str) -> str:

@@ -22,7 +22,15 @@ from pathlib import Path
 from typing import NoReturn
 
 from saves.text import printable, shown
-from table.host.players import DEFAULT_DAYS, MAX_KEYS_TEXT, Key, Players, PlayersError, when
+from table.host.players import (
+    DEFAULT_DAYS,
+    MAX_KEYS_TEXT,
+    Key,
+    Players,
+    PlayersError,
+    when,
+    who,
+)
 from table.store import StoreError
 
 DEFAULT_SSH_PORT = 2222
@@ -67,10 +75,16 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         description="Print a one-time code that makes the next new SSH key that brings it "
         "NAME's, and how to use it; with --web, also a link that signs a browser in as NAME.",
     )  # fmt: skip
-    invite.add_argument("name", help="the friend's name at the tables")
+    invite.add_argument(
+        "name", nargs="?", help="the friend's name at the tables (not with --watch)"
+    )
     invite.add_argument(
         "--web", action="store_true",
         help="also print a link that signs a browser in through the web door",
+    )  # fmt: skip
+    invite.add_argument(
+        "--watch", type=int, metavar="TABLE",
+        help="instead, a link for a browser to watch TABLE only, read-only, without a seat",
     )  # fmt: skip
     invite.add_argument(
         "--days", type=float, default=DEFAULT_DAYS,
@@ -103,7 +117,11 @@ def main(argv: Sequence[str]) -> int:
 def _run(args: argparse.Namespace) -> int:
     db = _db(args.db)
     if args.command == "invite":
+        if (args.name is None) == (args.watch is None):
+            raise Usage("give a player's NAME, or --watch TABLE")
         with Players(db) as players:
+            if args.watch is not None:
+                return _invite_watch(players, args.watch, args.days, db.parent)
             if args.web:
                 return _invite_web(players, args.name, args.days, db.parent)
             return _invite(players, args.name, args.days, db.parent)
@@ -180,7 +198,7 @@ def _list(players: Players) -> int:
     if not rows and not sessions:
         print("No players known by their keys yet.")
     for name in sorted(rows.keys() | sessions.keys()):
-        print(shown(name))
+        print(who(name))
         for key in rows.get(name, []):
             print(f"  {_key_words(key)}, added {when(key.added)}")
         if name in sessions:
@@ -188,7 +206,7 @@ def _list(players: Players) -> int:
     if invitations:
         print("Invitations not used yet:")
     for invitation in invitations:
-        print(f"  {shown(invitation.name)}, valid until {when(invitation.expires)}")
+        print(f"  {who(invitation.name)}, valid until {when(invitation.expires)}")
     return 0
 
 
@@ -227,6 +245,19 @@ def _invite_web(players: Players, name: str, days: float, folder: Path) -> int:
             f"The link assumes `mykerinos serve --web {DEFAULT_WEB_PORT}` on this host "
             f"(no web door has opened on this store yet)."
         )
+    return 0
+
+
+def _invite_watch(players: Players, table: int, days: float, folder: Path) -> int:
+    """The code and the link, as for ``invite --web``, to watch ``table`` only."""
+    code = players.invite_watch(table, days)
+    url = web_door_url(folder)
+    print(code)
+    print(f"{printable(url or default_web_url())}join?code={code}")
+    print(
+        f"To watch table {table}, once, for {days:g} days: opening the link signs one "
+        "browser in as a spectator of that table only (no seat, no chat, no other table)."
+    )
     return 0
 
 

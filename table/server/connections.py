@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from table import protocol as wire
 from table.counts import counted, uncount
@@ -61,6 +61,9 @@ class Client:
     player: str
     writer: asyncio.StreamWriter
     rooms: set[Room] = field(default_factory=set)
+    watching: int | None = None
+    """The one table a watch link's session may watch (None: a player's connection);
+    :func:`table.server.routing.route` refuses it anything else."""
 
     def send(self, message: wire.ServerMessage) -> bool:
         """Queue ``message``; a client whose backlog is over :data:`SEND_LIMIT` is dropped
@@ -73,6 +76,14 @@ class Client:
             return False
         self.writer.write(_framed(message))
         return True
+
+
+class Grant(NamedTuple):
+    """What a door's ticket grants: its player, and for a watch link's session the one
+    table it may watch."""
+
+    player: str
+    watching: int | None = None
 
 
 _last: tuple[wire.ServerMessage | None, bytes] = (None, b"")
@@ -94,14 +105,14 @@ Route = Callable[[Client, wire.Request], Awaitable[None]]
 
 class Connections:
     """Every connection of the server (see the module docstring). ``ticket`` gives the
-    player of a door's ticket (None: no such ticket), ``route`` answers a request,
+    :class:`Grant` of a door's ticket (None: no such ticket), ``route`` answers a request,
     ``gone`` forgets a client whose connection ended."""
 
     def __init__(
         self,
         route: Route,
         gone: Callable[[Client], None],
-        ticket: Callable[[str], str | None],
+        ticket: Callable[[str], Grant | None],
         trusted: Sequence[str] = (),
         limits: Limits = Limits(),
     ) -> None:
@@ -145,13 +156,13 @@ class Connections:
             hello = await self.greet(login, reader, writer)
             if not isinstance(hello, wire.Hello):
                 raise wire.ProtocolError("the first message must be a hello")
-            player = self.grant(login, hello)
+            player, watching = self.grant(login, hello)
             if self.connections[player] >= self.limits.connections:
                 raise Refusal(
                     f"{player} has {self.connections[player]} connections to this server "
                     "already: close one first"
                 )
-            client = Client(player, writer)
+            client = Client(player, writer, watching=watching)
             self.clients.add(client)
             self.connections[player] += 1
             client.send(wire.Welcome(wire.VERSION, player))
@@ -193,10 +204,11 @@ class Connections:
         with counted(self.greeting, login):
             return await asyncio.wait_for(self.deadlines.read(reader, writer), HELLO_WITHIN)
 
-    def grant(self, login: str, hello: wire.Hello) -> str:
+    def grant(self, login: str, hello: wire.Hello) -> Grant:
         """The name a connection plays as (raises :class:`Refusal` saying why not): with a
-        ticket, its player, whatever ``hello.player`` says; else the login, or the name a
-        trusted account gives. A client of another protocol version is told, in one
+        ticket, its grant (its player, whatever ``hello.player`` says, and the one table a
+        watch link's session may watch); else the login, or the name a trusted account
+        gives. A client of another protocol version is told, in one
         line, to update."""
         if hello.version != wire.VERSION:
             raise Refusal(
@@ -211,14 +223,14 @@ class Connections:
                     f"login {login!r} sent a door's ticket: tickets come only from the "
                     "door's own sessions"
                 )
-            player = self.ticket(hello.ticket)
-            if player is None:
+            granted = self.ticket(hello.ticket)
+            if granted is None:
                 raise Refusal("this door session has ended: connect through the door again")
-            return player
+            return granted
         if hello.player is None or hello.player == login:
-            return login
+            return Grant(login)
         if login in self.trusted:
-            return rules.checked_name(hello.player)
+            return Grant(rules.checked_name(hello.player))
         raise Refusal(
             f"login {login!r} plays as {login!r}, not {hello.player!r} "
             "(only a trusted shared account names its players)"

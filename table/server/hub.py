@@ -22,7 +22,7 @@ from table.counts import counted
 from table.server import rules
 from table.server.actor import Keep
 from table.server.computers import Computers
-from table.server.connections import Client, Connections, Limits
+from table.server.connections import Client, Connections, Grant, Limits
 from table.server.log import log
 from table.server.room import Room
 from table.server.routing import route
@@ -70,8 +70,8 @@ class Hub:
         self.limits = limits = limits or Limits()
         self.minute = minute
         """Seconds in a minute of a pause (tests only make it shorter)."""
-        self._tickets: dict[str, str] = {}
-        """The player of each door's session, by its ticket (see :meth:`issue_ticket`)."""
+        self._tickets: dict[str, Grant] = {}
+        """What each door's session is granted, by its ticket (see :meth:`issue_ticket`)."""
         self.connections = Connections(
             lambda client, message: route(self, client, message),
             self.gone, self._tickets.get, trusted, limits,
@@ -118,14 +118,15 @@ class Hub:
 
     # ---------------------------------------------------------------- doors' tickets
 
-    def issue_ticket(self, player: str) -> str:
+    def issue_ticket(self, player: str, watching: int | None = None) -> str:
         """A new ticket granting ``player`` (a checked name, else :class:`Refusal`): a door
-        hands it to the session it starts, whose hello carries it. Kept in memory only: a
-        server's restart ends every door's session anyway, the doors living in its
-        process."""
+        hands it to the session it starts, whose hello carries it. With ``watching`` (a
+        watch link's session), its connections may only watch that one table (see
+        :func:`table.server.routing.route`). Kept in memory only: a server's restart ends
+        every door's session anyway, the doors living in its process."""
         name = rules.checked_name(player)
         ticket = secrets.token_urlsafe(32)
-        self._tickets[ticket] = name
+        self._tickets[ticket] = Grant(name, watching)
         return ticket
 
     def revoke_ticket(self, ticket: str) -> None:

@@ -20,9 +20,14 @@ if TYPE_CHECKING:
 async def route(hub: Hub, client: Client, message: wire.Request) -> None:
     """Answer ``client``'s ``message`` (a :class:`table.server.rules.Refusal` refuses it)."""
     ref = message.ref
+    if client.watching is not None:
+        only_watching(client.watching, message)
     match message:
         case wire.ListTables():
-            client.send(wire.Lobby(ref, hub.lobby(client.player)))
+            tables = hub.lobby(client.player)
+            if client.watching is not None:  # a watch link's session knows its table only
+                tables = tuple(info for info in tables if info.id == client.watching)
+            client.send(wire.Lobby(ref, tables))
         case wire.CreateTable():
             await hub.create(client, message)
         case wire.Join():
@@ -60,3 +65,20 @@ async def route(hub: Hub, client: Client, message: wire.Request) -> None:
             client.send(wire.Exported(ref, hub.room(message.table).export()))
         case _:
             assert_never(message)
+
+
+def only_watching(table: int, message: wire.Request) -> None:
+    """A watch link's session (:attr:`Client.watching`) may list its table, watch it,
+    leave it and export it, nothing else: it has no seat, no other table, and no voice
+    (chat is a player's)."""
+    from table.server.rules import Refusal
+
+    match message:
+        case wire.ListTables():
+            return
+        case wire.Watch() | wire.Leave() | wire.Export() if message.table == table:
+            return
+        case wire.Watch() | wire.Join():
+            raise Refusal(f"this link lets you watch table {table} only")
+        case _:
+            raise Refusal("a watch link only lets you watch: no seat, no chat, no change")

@@ -171,6 +171,10 @@ class PlayerStore:
             for name, created, expires in rows
         ]
 
+    def table_exists(self, table_id: int) -> bool:
+        """Whether the store has a table ``table_id`` (a watch link names one)."""
+        return self._one("SELECT 1 FROM tables WHERE id = ?", (table_id,)) is not None
+
     # ---------------------------------------------------------------- web sessions
 
     def add_web_session(self, token_hash: str, name: str, created: float, expires: float) -> None:

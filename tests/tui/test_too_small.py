@@ -96,3 +96,23 @@ async def test_growing_back_returns_to_the_game(store) -> None:
         await pilot.pause()
         await pilot.press("q")
         assert isinstance(app.screen, ConfirmScreen)
+
+
+async def test_in_a_browser_the_message_says_to_zoom_out(store, monkeypatch) -> None:
+    """Through the web door (Textual's web driver: ``app.is_web``) the window may be as
+    large as it gets while the cells are too big: the message says to zoom out too, and
+    still fits the tiny window; in a terminal it does not."""
+    session_for(store, HOT_SEAT_3, seed=7, name="small")
+    app = app_for(store, resume="small")
+    monkeypatch.setattr(type(app), "is_web", property(lambda _app: True))
+    async with app.run_test(size=TINY) as pilot:
+        await pilot.pause()
+        message = _message(app)
+        assert "zoom out (Ctrl+-)" in message, message
+        lines = message.splitlines()
+        assert len(lines) <= TINY[1] and all(len(line) <= TINY[0] for line in lines)
+    monkeypatch.undo()
+    app = app_for(store, resume="small")
+    async with app.run_test(size=TINY) as pilot:
+        await pilot.pause()
+        assert "zoom" not in _message(app)

@@ -49,9 +49,15 @@ class TooSmallScreen(Screen[None]):
         self.query_one(Static).update(
             f"Terminal too small: {width}×{height}.\n"
             f"Mykerinos needs {min_w}×{min_h}.\n"
-            "Enlarge the window;\nnothing is lost.\n"
+            f"{self._enlarge()}\nnothing is lost.\n"
             f"{leaving}"
         )
+
+    def _enlarge(self) -> str:
+        """How to make room: in a browser (the web door), zooming out gives more cells."""
+        if self.app.is_web:
+            return "Enlarge the window\nor zoom out (Ctrl+-);"
+        return "Enlarge the window;"
 
     def action_quit(self) -> None:
         """Save the games open (the app's :meth:`save_now`, as on SIGTERM) and leave; if

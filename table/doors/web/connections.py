@@ -21,17 +21,17 @@ from table.server.log import log_once
 
 CONNECTIONS_PER_ADDRESS: Final = 32
 """Connections from one address at once (a browser opens about 6, and a websocket a
-tab); not counted for the proxy on this machine (``--web-url``)."""
+tab); not counted for the proxy of ``--web-proxy``."""
 CONNECTIONS_IN_ALL: Final = 512
 
 
 class Connections:
-    """Connections open, per address ("": through the proxy on this machine)."""
+    """Connections open, per address ("": through the proxy of ``--web-proxy``)."""
 
-    def __init__(self, proxied: bool) -> None:
-        self.proxied = proxied
-        """Behind a proxy on this machine (``--web-url``): its connections count as one
-        address, exempt from the per-address bound."""
+    def __init__(self, proxy: str | None = None) -> None:
+        self.proxy = proxy
+        """The reverse proxy's address (``--web-proxy``): its connections count as one
+        address, exempt from the per-address bound (every browser comes through it)."""
         self.open: Counter[str] = Counter()
 
     def admit(self, transport: asyncio.BaseTransport) -> str | None:
@@ -40,7 +40,7 @@ class Connections:
         :meth:`gone`."""
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
-        if self.proxied and loopback(address):
+        if self.proxy is not None and same_address(address, self.proxy):
             address = ""  # the proxy: every browser comes through it
         crowded = address and self.open[address] >= CONNECTIONS_PER_ADDRESS
         if crowded or self.open.total() >= CONNECTIONS_IN_ALL:
@@ -98,8 +98,14 @@ class Counted(asyncio.Protocol):
             self.http.connection_lost(exc)
 
 
-def loopback(address: str) -> bool:
+def same_address(peer: str, proxy: str) -> bool:
+    """Whether ``peer`` (a socket's address) is ``proxy`` (an IP address), an IPv4
+    address seen through an IPv6 socket (``::ffff:127.0.0.1``) included."""
     try:
-        return ipaddress.ip_address(address).is_loopback
+        seen = ipaddress.ip_address(peer)
+        expected = ipaddress.ip_address(proxy)
     except ValueError:
         return False
+    if isinstance(seen, ipaddress.IPv6Address) and seen.ipv4_mapped is not None:
+        seen = seen.ipv4_mapped
+    return seen == expected

@@ -30,7 +30,14 @@ class Game(AppService):
     process), started as :mod:`tui.web` with a fixed command and an environment built
     from nothing, never a shell."""
 
-    def __init__(self, door: WebDoor, ticket: str, player: str, tab: web.WebSocketResponse):
+    def __init__(
+        self,
+        door: WebDoor,
+        ticket: str,
+        player: str,
+        tab: web.WebSocketResponse,
+        watching: int | None = None,
+    ):
         super().__init__(
             "", write_bytes=tab.send_bytes, write_str=tab.send_str, close=self._close_tab,
             download_manager=door.downloads,
@@ -39,6 +46,8 @@ class Game(AppService):
         self.ticket = ticket
         self.player = player
         self.tab = tab
+        self.watching = watching
+        """A watch link's game: the table it opens on, and the only one."""
 
     async def _close_tab(self) -> None:
         """The game left by itself (its quit key): the page shows "Session ended"."""
@@ -59,9 +68,10 @@ class Game(AppService):
             "TEXTUAL_COLOR_SYSTEM": "truecolor",
             "TEXTUAL_FPS": "60",
         }
+        watch = ["--watch", str(self.watching)] if self.watching is not None else []
         self._process = process = await asyncio.create_subprocess_exec(
             sys.executable, "-I", "-m", "tui.web",
-            "--socket", str(self.door.socket), "--save-dir", str(home / "saves"),
+            "--socket", str(self.door.socket), "--save-dir", str(home / "saves"), *watch,
             "--door", "web",  # a table's export is downloaded by the browser
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=env, cwd=home, close_fds=True,

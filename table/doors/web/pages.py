@@ -41,8 +41,9 @@ def sign_in(code: str = "", problem: str = "") -> str:
         + f"""<body>
 <div class="dialog"><form class="box" method="post" action="signin">
 <h1>Mykerinos</h1>
-<p>Sign in with the invitation code your host gave you
-(<code>mykerinos invite NAME --web</code> prints it, with a link).</p>
+<p>Paste the invitation code from the link your host sent you
+(whoever runs this table server): it looks like <code>XXXX-XXXX-XXXX-XXXX</code>.
+Opening that link fills it in for you.</p>
 {said}
 <input name="code" id="code" value="{escape(code, quote=True)}" autocomplete="off"
  autofocus size="22" maxlength="64" placeholder="XXXX-XXXX-XXXX-XXXX" aria-label="code">
@@ -93,7 +94,8 @@ def game(websocket: str) -> str:
         + f"""<body>
 <div class="dialog opening"><div class="box">Mykerinos…</div></div>
 <div class="dialog closed"><div class="box">
-<p>Session ended. The table keeps the game: come back to the same position.</p>
+<p>Session ended. <span id="why"></span>
+The table keeps the game: come back to the same position.</p>
 <button type="button" id="again">Back to the game</button>
 <form method="post" action="signout"><button type="submit" id="sign-out">Sign out</button></form>
 </div></div>

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import re
@@ -20,15 +21,16 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 from textual_serve.download_manager import DownloadManager
 
+from saves.text import printable
 from table.doors.admissions import DoorFull
 from table.doors.options import WEB_URL_FILE
 from table.doors.players_thread import PlayersThread
 from table.doors.ssh.gate import WrongCodes
 from table.doors.web import pages
-from table.doors.web.connections import Connections, Counted, loopback
+from table.doors.web.connections import Connections, Counted, same_address
 from table.doors.web.game import Game
 from table.doors.web.internals import STATIC, check_textual_serve
-from table.host.players import Players, PlayersError
+from table.host.players import Players, PlayersError, token_hash, watched_table, who
 from table.server.log import log
 
 if TYPE_CHECKING:
@@ -53,13 +55,21 @@ QUIET_WITHIN: Final = 10.0
 """Seconds a connection may stay without a whole request (silent, or a request half
 sent, or idle between two): then it is closed."""
 OWN_STATIC: Final = Path(__file__).parent / "static"
+STOPPING: Final = b"the table server is stopping; connect again in a moment"
+"""The close reason every tab hears when the server stops (the SSH door's words): the
+page's "Session ended" dialog shows it."""
 
 
 class WebDoor:
     """The web door of one table server."""
 
     def __init__(
-        self, admissions: Admissions, socket: Path, db: Path, public_url: str | None = None
+        self,
+        admissions: Admissions,
+        socket: Path,
+        db: Path,
+        public_url: str | None = None,
+        proxy: str | None = None,
     ) -> None:
         self.admissions = admissions
         self.socket = socket
@@ -71,6 +81,9 @@ class WebDoor:
         self.public_url = public_url
         """What players open: ``--web-url``, else this machine's name and port (once
         listening)."""
+        self.proxy = proxy
+        """``--web-proxy``: the address of the one reverse proxy whose ``X-Forwarded-For``
+        the door believes (None: nobody's)."""
         self.wrong = WrongCodes()
         self.tabs: dict[web.WebSocketResponse, tuple[str, str]] = {}
         """Each open game tab: (its session token, its player)."""
@@ -81,7 +94,7 @@ class WebDoor:
         self._watching: asyncio.Task[None] | None = None
         self.downloads = DownloadManager()
         """Files the games offer (textual-serve's; the game offers none yet)."""
-        self.connections = Connections(proxied=public_url is not None)
+        self.connections = Connections(proxy=proxy)
         self._listening: asyncio.Server | None = None
 
     # ---------------------------------------------------------------- start and stop
@@ -102,6 +115,7 @@ class WebDoor:
             web.get("/signout", self.sign_out_page),
             web.post("/signout", self.sign_out),
             web.get("/ws", self.play),
+            web.get("/favicon.ico", _no_icon),
             web.static("/static", STATIC),
             web.static("/door", OWN_STATIC),
         ])  # fmt: skip
@@ -129,9 +143,7 @@ class WebDoor:
         """Close every tab (their games leave), stop listening."""
         if self._watching is not None:
             self._watching.cancel()
-        await asyncio.gather(
-            *(self._shut(tab, message=b"the table server is stopping") for tab in self.tabs)
-        )
+        await asyncio.gather(*(self._shut(tab, message=STOPPING) for tab in self.tabs))
         if self._listening is not None:
             self._listening.close()
         if self._runner is not None:
@@ -177,7 +189,7 @@ class WebDoor:
             reason = str(exc)[:1].upper() + str(exc)[1:]
             return _html(pages.sign_in(code, f"{reason}."), status=403)
         self.wrong.forgive(address, counted)
-        log(f"web door: {player} signed in from {address}")
+        log(f"web door: {who(player)} signed in from {printable(address)}")
         response = web.HTTPSeeOther("./")
         response.set_cookie(
             COOKIE, token, max_age=SESSION_DAYS * 86400, path=self._cookie_path(),
@@ -215,10 +227,12 @@ class WebDoor:
         self._transports[tab] = request.transport
         width = _size(request.query.get("width"), 80)
         height = _size(request.query.get("height"), 24)
+        watching = watched_table(player)  # a watch link's browser: a guest of that table
+        name = player if watching is None else f"guest {token_hash(token)[:4]}"
         try:
-            with self.admissions.admitted(player) as ticket:
+            with self.admissions.admitted(name, watching) as ticket:
                 self.tabs[tab] = (token, player)
-                game = Game(self, ticket, player, tab)
+                game = Game(self, ticket, name, tab, watching)
                 await game.start(width, height)
                 try:
                     await self._read_tab(tab, game)
@@ -287,8 +301,12 @@ class WebDoor:
                     log(f"web door: cannot check the sessions: {exc!r}")
                     break
                 if still != player:
-                    log(f"web door: {player}'s session ended: their tab closes")
-                    await self._shut(tab, said=b"\r\nmykerinos: your session has ended\r\n")
+                    log(f"web door: {who(player)}'s session ended: their tab closes")
+                    await self._shut(
+                        tab,
+                        said=b"\r\nmykerinos: your session has ended\r\n",
+                        message=b"your session has ended",
+                    )
 
     # ---------------------------------------------------------------- who is asking
 
@@ -325,13 +343,19 @@ class WebDoor:
         return bool(self.proxied and self.proxied.startswith("https:"))
 
     def _address(self, request: web.Request) -> str:
-        """Who to hold to the wrong-code bound: the peer, or behind a proxy on this
-        machine (``--web-url`` given), the address it forwarded for."""
+        """Who to hold to the wrong-code bound and name in the log: the peer, or when the
+        peer is the proxy of ``--web-proxy``, the address it forwarded for (the last of
+        ``X-Forwarded-For``, the one the proxy adds itself) if that is an IP address.
+        Anyone else's ``X-Forwarded-For`` is their own text: believed, it let a client
+        choose a new address for each wrong code, and wrote what it liked in the log."""
         peer = request.remote or "?"
-        forwarded = request.headers.get("X-Forwarded-For", "")
-        if self.proxied and forwarded and loopback(peer):
-            return forwarded.split(",")[-1].strip()[:64]
-        return peer
+        if self.proxy is None or not same_address(peer, self.proxy):
+            return peer
+        forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+        try:
+            return str(ipaddress.ip_address(forwarded))
+        except ValueError:
+            return peer  # a proxy that forwarded no address: counted as itself
 
     @web.middleware
     async def _headers(self, request: web.Request, handler):  # type: ignore[no-untyped-def]
@@ -348,6 +372,11 @@ class WebDoor:
         url = self._websocket_url(request)
         parts = urlsplit(url)
         return f"{parts.scheme}://{parts.netloc}"
+
+
+async def _no_icon(_request: web.Request) -> web.Response:
+    """What a browser asks for on its own: nothing to show (not a 404 in its console)."""
+    return web.Response(status=204)
 
 
 def _html(text: str, status: int = 200) -> web.Response:
