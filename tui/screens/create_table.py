@@ -47,6 +47,13 @@ PACES = {
 }
 """The table's pace, from the slowest: a live table's present players may hand a seat to a
 computer once its player has been away the time named (shortest wait first)."""
+HINTS: dict[str, bool | None] = {
+    "usual: on alone with computers, off with people": None,
+    "on: / shows anyone the hard computer's move": True,
+    "off for everyone": False,
+}
+"""Whether ``/`` gives hints at the table (None: the server's rule); everyone at the table
+sees which on their status line."""
 
 
 def start_words(kinds: list[str], names: list[str]) -> str:
@@ -108,6 +115,9 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
             with Horizontal(classes="field"):
                 yield Static("Pace", classes="label")
                 yield Cycler(list(PACES), 0, id="pace")
+            with Horizontal(classes="field"):
+                yield Static("Hints", classes="label")
+                yield Cycler(list(HINTS), 0, id="hints")
             yield Static("", id="start-words")
             yield Static("", id="create-error")
             yield Static(
@@ -192,8 +202,9 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
         from table.seat import SeatError
 
         pace, wait = PACES[self.query_one("#pace", Cycler).value]
+        hints = HINTS[self.query_one("#hints", Cycler).value]
         try:
-            table = await self.directory.create(specs, "", pace, wait)  # type: ignore[arg-type]
+            table = await self.directory.create(specs, "", pace, wait, hints)  # type: ignore[arg-type]
         except (TableUnavailable, SeatError) as exc:
             self.query_one("#create-error", Static).update(Text(f"✗ {exc}", "reverse"))
             return

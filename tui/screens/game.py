@@ -129,6 +129,9 @@ class GameScreen(GameMenus):
     def watch_draft(self) -> None:
         self.render_state()
 
+    def on_resize(self) -> None:
+        self.render_state()  # the status line drops what a narrower terminal cannot show
+
     def render_state(self) -> None:
         """Hand the board and the bars what they show, from the seat and the draft."""
         state, draft, legal, mode = self.state, self.draft, self.legal, self.mode
@@ -140,7 +143,11 @@ class GameScreen(GameMenus):
         players = self.seat.players
         away, computers = tuple(p.away for p in players), tuple(bool(p.computer) for p in players)
         self.query_one(PlayersView).show_presence(away, computers)
-        self.query_one(StatusLine).show(prompts.status_line(state, players, self.seat.status))
+        table = self.seat.table
+        hints = table.info.hints if table is not None else None
+        width = self.app.size.width
+        status = prompts.status_line(state, players, self.seat.status, width, hints)
+        self.query_one(StatusLine).show(status)
         prompt, options = prompts.decision(state, legal, mode, draft, players)
         if self.message is not None:  # above the options, which stay the keys to press
             options = Text("\n").join([self.message, options]) if options else self.message
@@ -310,7 +317,12 @@ class GameScreen(GameMenus):
             self._try(elsewhere.take_over)
 
     def action_hint(self) -> None:
-        """What the hard computer player would do here, without playing it (in a thread)."""
+        """What the hard computer player would do here, without playing it (in a thread);
+        refused at a shared table created without hints (the status line says which)."""
+        table = self.seat.table
+        if table is not None and not table.info.hints:
+            self.refuse("Hints are off at this table (set when it was created).")
+            return
         self.message = Text("Hint: thinking…", look.DIM)
         self.render_state()
         self._find_hint(self.state)
