@@ -115,7 +115,10 @@ def decision(
         for i, option in enumerate(decisions.survey_options(state, legal), start=1):
             options.append(f"{i}", look.CURSOR)
             options.append(f" {option.label}   ")
-        return decisions.survey_prompt(state), options
+        unbooked = decisions.why_no_booking(state, legal)
+        if unbooked:  # said, not left for the player to wonder where booking went
+            options.append(f"\n{unbooked}", look.DIM)
+        return decisions.survey_prompt(state, legal), options
     for key in decisions.usable_keys(legal):
         options.append(key, look.CURSOR)
         options.append(f" {decisions.KEY_LABELS[key]}  ")
