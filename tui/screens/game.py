@@ -35,7 +35,7 @@ from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
-from tui.widgets.region import RegionPicture, RegionView, recent_in, still_recent
+from tui.widgets.region import RegionPicture, RegionView, next_recent, recent_in
 
 LISTED_KEYS = frozenset({"press", "option"})
 """Key-bar entries a narrow terminal leaves out: the action bar lists them, with their
@@ -78,7 +78,8 @@ class GameScreen(GameMenus):
         """The message says how the game or the table stood (a pause, someone else's
         turn…): it goes with the next change of the table, not only the next step."""
         self.recent: frozenset[int] = frozenset()
-        """Cubes others placed since this terminal's last decision, marked until the next."""
+        """Cubes others placed since this terminal's player's last turn, marked until the
+        next (see :func:`tui.widgets.region.next_recent`)."""
         self._hint_stop = threading.Event()
 
     # ---------------------------------------------------------------- layout
@@ -152,6 +153,14 @@ class GameScreen(GameMenus):
         if self.message is not None:  # above the options, which stay the keys to press
             options = Text("\n").join([self.message, options]) if options else self.message
         self.query_one(ActionBar).show(prompt, options, prompts.survey_ranking(state))
+
+    def mine(self, seat: int | None) -> bool:
+        """Whether ``seat`` is this terminal's player's, whoever plays it now (at a shared
+        table a computer may stand in for them: its turns are theirs, seen here)."""
+        table = self.seat.table
+        if table is None:
+            return self.seat.decides_here(seat)
+        return seat is not None and seat in table.seats_here
 
     def _log_history(self) -> None:
         """The log rebuilt from the history: on opening a game, after undo or redo."""
@@ -253,13 +262,12 @@ class GameScreen(GameMenus):
             self.message, self._standing = None, False  # what it said may no longer hold
         log, before = self.query_one(LogView), update.before
         if update.kind == "rewound":  # the journal's lines are in the log rebuilt
-            self.recent = recent_in(*self.seat.history(), self.seat.decides_here)
+            self.recent = recent_in(*self.seat.history(), self.mine)
             self._log_history()
         elif before is not None and update.action is not None:
             log.tell_action(before, update.action, update.events, update.state, update.standin)
-            # Others' cubes since this terminal's last decision stay marked: every reply shows.
-            mine = self.seat.decides_here(before.current_player)
-            self.recent = frozenset() if mine else still_recent(self.recent, before, self.state)
+            # Others' cubes since this terminal's last turn stay marked: every reply shows.
+            self.recent = next_recent(self.recent, before, self.state, self.mine)
             self._mark_turn()
             if self.seat.table is not None:
                 self.post_message(TablePlayed(self.seat.table.info.id))
