@@ -300,11 +300,14 @@ class GameScreen(GameMenus):
             self.action_final()
         else:
             nobody_here = not any(map(self.seat.decides_here, range(self.state.player_count)))
-            self.app.push_screen(
-                SeasonSummaryScreen(
-                    self.seat.history()[0], before.season, auto_continue=nobody_here
-                )
+            # Someone else decides at a shared table: the board stays in view above it.
+            elsewhere = self.seat.table is not None and not self.seat.decides_here(
+                self.state.current_player
             )
+            summary = SeasonSummaryScreen(
+                self.seat.history()[0], before.season, auto_continue=nobody_here, docked=elsewhere
+            )
+            self.app.push_screen(summary)
 
     def action_final(self) -> None:
         from tui.screens.summary import FinalScreen
