@@ -53,12 +53,13 @@ def _status(
     text.append(f" Season {state.season}/4 ", look.CURSOR)
     if warning:
         text.append(f" {warning} ", look.CURSOR)
-    parts: list[Text] = []
+    main: list[Text] = []  # the phase and who decides, then the dim details
     if "phase" not in dropped:
-        parts.append(Text(PHASE_WORDS[state.phase]))
+        main.append(Text(PHASE_WORDS[state.phase]))
     seat = state.current_player
     if seat is not None:
-        who = Text(look.seat_name(state, seat), look.seat_style(state, seat))
+        who = Text()  # the name in the seat's colour, the rest plain
+        who.append(look.seat_name(state, seat), look.seat_style(state, seat))
         if players[seat].computer:
             who.append(" (computer)")
         elif "to decide" not in dropped:
@@ -67,13 +68,13 @@ def _status(
         if away:
             away = away.partition(" since ")[0] if "since" in dropped else away
             who.append(f" ({away})", look.DIM)
-        parts.append(who)
-    if "deck" not in dropped:
-        parts.append(Text(f"deck {len(state.deck)}", look.DIM))
-    if hints is not None and "hints" not in dropped:
-        parts.append(Text("hints on" if hints else "hints off", look.DIM))
+        main.append(who)
     text.append(" ")
-    text.append(Text(" · ").join(parts))
+    text.append(Text(" · ").join(main))
+    if "deck" not in dropped:
+        text.append(f" · deck {len(state.deck)}", look.DIM)
+    if hints is not None and "hints" not in dropped:
+        text.append(" · hints on" if hints else " · hints off", look.DIM)
     return text
 
 
