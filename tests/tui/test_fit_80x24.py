@@ -143,6 +143,7 @@ class TestTheSeasonSummary:
             await settle(pilot, lambda: isinstance(app.screen, SeasonSummaryScreen))
             await pilot.pause()
             summary = app.screen
+            assert isinstance(summary, SeasonSummaryScreen)
             assert table.state().current_player == 1  # ben decides: the box is docked
             assert summary.docked and in_view(app, "#summary-keys")
             box = summary.query_one("#season-summary").region

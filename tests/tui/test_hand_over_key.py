@@ -27,7 +27,8 @@ async def test_h_is_labelled_by_what_it_does_now(store) -> None:
         assert "Hand to computer" not in keys_of(app)
         await pilot.press("H")
         await settle(pilot, lambda: isinstance(app.screen, HandOverScreen))
-        assert app.screen.handed_to == "normal"  # the question offers t take it back
+        question = app.screen
+        assert isinstance(question, HandOverScreen) and question.handed_to == "normal"
         await pilot.press("escape")
         await settle(pilot, lambda: app.screen is game)
         table.hand_over("ann", None)

@@ -9,10 +9,11 @@ from __future__ import annotations
 import random
 
 import core
+from core.region import spaces_of
 from tests.table.test_remote_seat import FakeTable, start_state
 from tests.tui.conftest import app_for, settle
 from tests.tui.test_table_seat import show, sit
-from tui.widgets.region import new_cubes, spaces_of
+from tui.widgets.region import new_cubes
 
 ANN, BEN = 0, 1
 

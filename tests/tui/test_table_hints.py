@@ -14,6 +14,7 @@ from tui.screens.create_table import HINTS
 from tui.screens.game import GameScreen
 from tui.screens.lobby import LobbyScreen
 from tui.widgets.actionbar import StatusLine
+from tui.widgets.cycler import Cycler
 
 
 def status_of(app) -> str:
@@ -76,7 +77,7 @@ class TestTheForm:
             await pilot.press("c")
             await settle(pilot, lambda: app.screen.query("#hints"))
             on = next(words for words, value in HINTS.items() if value is True)
-            app.screen.query_one("#hints").value = on
+            app.screen.query_one("#hints", Cycler).value = on
             await create_table_from_open_form(app, pilot)
             await settle(pilot, lambda: isinstance(app.screen, GameScreen))
             assert seat_of(app).table.info.hints is True
