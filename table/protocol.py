@@ -94,8 +94,7 @@ class SeatInfo(msgspec.Struct, frozen=True):
     """A seat as everyone sees it."""
 
     colour: core.Colour
-    name: str | None
-    """Who sits there; None for an open seat not yet taken."""
+    name: str | None  # who sits there; None for an open seat not yet taken
     computer: Level | None = None
     present: bool = False
     """A client of this player is connected to the table now (computers: always)."""
@@ -132,6 +131,7 @@ class TableInfo(msgspec.Struct, frozen=True):
     paused_this_season: tuple[str, ...] = ()
     """The players who have paused the table in the current season (once each): a client
     can tell a pause that would be refused before asking for it."""
+    hints: bool = True  # whether ``/`` shows the hard computer's move (chosen at creation)
 
 
 # ---------------------------------------------------------------- client → server
@@ -166,6 +166,7 @@ class CreateTable(_Message, frozen=True, tag="create"):
     pace: Pace = "days"
     wait: Annotated[float, msgspec.Meta(ge=1, le=86400)] = 300
     """Seconds away before a live table's present players may hand the seat over."""
+    hints: bool | None = None  # None: the server's rule (table.server.rules.default_hints)
 
 
 class Join(_Message, frozen=True, tag="join"):
@@ -348,8 +349,7 @@ class Standings(_Message, frozen=True, tag="standings"):
 
 class Exported(_Message, frozen=True, tag="exported"):
     ref: int
-    save: bytes
-    """An ordinary save file's bytes (``saves`` JSON)."""
+    save: bytes  # an ordinary save file's bytes (``saves`` JSON)
 
 
 ServerMessage = Welcome | Error | Lobby | Snapshot | Told | Standings | Exported
@@ -363,9 +363,9 @@ _SERVER: msgspec.json.Decoder[ServerMessage] = msgspec.json.Decoder(ServerMessag
 
 
 class ProtocolError(Exception):
-    """A frame that is not a message of this protocol; ``str`` says why, in words, and
-    ``ref`` is the request's own when it could still be read (0 otherwise), so that the
-    refusal answers it. ``fatal``: the connection cannot go on (the stream is out of step)."""
+    """A frame that is not a message of this protocol (``str``: why, in words); ``ref``: the
+    request's own if it could be read (0 otherwise), so the refusal answers it; ``fatal``:
+    the connection cannot go on (the stream is out of step)."""
 
     def __init__(self, reason: str, ref: int = 0, *, fatal: bool = False) -> None:
         super().__init__(reason)

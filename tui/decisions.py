@@ -73,6 +73,20 @@ def survey_options(state: core.GameState, legal: tuple[core.Action, ...]) -> lis
     return options
 
 
+def why_no_booking(state: core.GameState, legal: tuple[core.Action, ...]) -> str | None:
+    """Why a survey choice that may book a Museum room (1st or 2nd, RULES.md §5) offers
+    no booking now, in a sentence: an empty reserve, or no room a cube may go into
+    (RULES.md §6). None when booking is offered, or the step never offers it."""
+    if state.survey_area < 0 or not state.survey_steps:
+        return None
+    step, seat = state.survey_steps[0]
+    if step is not SurveyStep.CHOOSE or rooms_for(legal, core.BookRoom):
+        return None
+    if state.players[seat].reserve == 0:
+        return "No cube left in your reserve: no Museum room to book."
+    return "No open Museum room a cube may go into: nothing to book."
+
+
 def _parcel_words(state: core.GameState, action: core.TakeParcel | core.NeutralParcel) -> str:
     """``take P3 (Blackmore +3)``: the points are the taker's. The neutral scores nothing,
     so its parcel reads ``discard P3 (Blackmore, worth 3)``."""
@@ -86,15 +100,17 @@ def _parcel_words(state: core.GameState, action: core.TakeParcel | core.NeutralP
     return f"take P{parcel + 1} ({who}{value})"
 
 
-def survey_prompt(state: core.GameState) -> str:
+def survey_prompt(state: core.GameState, legal: tuple[core.Action, ...] | None = None) -> str:
     """Who decides what in the survey, in words; short enough for one line of 80 columns
-    with a 12-letter name (the options need the action bar's other line)."""
+    with a 12-letter name (the options need the action bar's other line). Booking is
+    named only when ``legal`` has one (see :func:`why_no_booking`)."""
     step, seat = state.survey_steps[0]
     who = look.seat_name(state, seat)
     area = f"Survey of area {state.survey_area + 1}"
     if step is SurveyStep.PICK_NEUTRAL:
         return f"{area}: {who}, which parcel does the neutral discard?"
-    if step is SurveyStep.TAKE:
+    booking = legal is None or any(isinstance(action, core.BookRoom) for action in legal)
+    if step is SurveyStep.TAKE or not booking:
         return f"{area}: {who}, take a parcel."
     return f"{area}: {who}, take a parcel or book a Museum room."
 

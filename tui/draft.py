@@ -194,8 +194,10 @@ def allows(action: str, parameter: object, mode: Mode, seat: GameSeat) -> bool:
             return seat.table is not None and mode not in (Mode.PLACE, Mode.ROOM, Mode.VARIANT)
         case "hurry":
             return mode is Mode.WAIT
-        case "hand_over":  # these three only at a shared table
-            return seat.table is not None and seat.table.can_hand_over()
+        case "hand_over" | "take_back":  # these four only at a shared table
+            if seat.table is None or not seat.table.can_hand_over():
+                return False
+            return (seat.table.handed_to is None) == (action == "hand_over")
         case "chat":
             return seat.table is not None and seat.table.can_say()
         case "pause":

@@ -19,22 +19,62 @@ PHASE_WORDS = {core.Phase.EXCAVATION: "Excavation", core.Phase.SURVEY: "Survey",
                core.Phase.OVER: "Game over"}  # fmt: skip
 
 
-def status_line(state: core.GameState, players: Sequence[Player], warning: str | None) -> Text:
-    """Season, the seat's warning (NOT SAVED, reconnecting…: first, so that a narrow
-    terminal never cuts it off), phase, who decides, the deck's size."""
+def status_line(
+    state: core.GameState,
+    players: Sequence[Player],
+    warning: str | None,
+    width: int = 80,
+    hints: bool | None = None,
+) -> Text:
+    """Season, the seat's warning (NOT SAVED, reconnecting…, the pause: first, so that a
+    narrow terminal never cuts it off), phase, who decides (and why they are not here),
+    the deck's size, and at a shared table whether it gives hints (``hints``; None
+    locally). What does not fit ``width`` goes, the least needed first: the deck, the
+    phase, the hints, then the away's time, then "to decide"; an ellipsis only after that."""
+    for drop in range(len(_DROPPED) + 1):
+        text = _status(state, players, warning, hints, frozenset(_DROPPED[:drop]))
+        if text.cell_len <= width:
+            break
+    return text
+
+
+_DROPPED = ("deck", "phase", "hints", "since", "to decide")
+"""The parts of the status line a narrow terminal drops, in that order."""
+
+
+def _status(
+    state: core.GameState,
+    players: Sequence[Player],
+    warning: str | None,
+    hints: bool | None,
+    dropped: frozenset[str],
+) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f" Season {state.season}/4 ", look.CURSOR)
     if warning:
         text.append(f" {warning} ", look.CURSOR)
-    text.append(f" {PHASE_WORDS[state.phase]}")
+    main: list[Text] = []  # the phase and who decides, then the dim details
+    if "phase" not in dropped:
+        main.append(Text(PHASE_WORDS[state.phase]))
     seat = state.current_player
     if seat is not None:
-        text.append(" · ")
-        text.append(look.seat_name(state, seat), look.seat_style(state, seat))
-        text.append(" (computer)" if players[seat].computer else " to decide")
-        if players[seat].away:
-            text.append(f" ({players[seat].away})", look.DIM)
-    text.append(f" · deck {len(state.deck)}", look.DIM)
+        who = Text()  # the name in the seat's colour, the rest plain
+        who.append(look.seat_name(state, seat), look.seat_style(state, seat))
+        if players[seat].computer:
+            who.append(" (computer)")
+        elif "to decide" not in dropped:
+            who.append(" to decide")
+        away = players[seat].away
+        if away:
+            away = away.partition(" since ")[0] if "since" in dropped else away
+            who.append(f" ({away})", look.DIM)
+        main.append(who)
+    text.append(" ")
+    text.append(Text(" · ").join(main))
+    if "deck" not in dropped:
+        text.append(f" · deck {len(state.deck)}", look.DIM)
+    if hints is not None and "hints" not in dropped:
+        text.append(" · hints on" if hints else " · hints off", look.DIM)
     return text
 
 
@@ -76,7 +116,10 @@ def decision(
         for i, option in enumerate(decisions.survey_options(state, legal), start=1):
             options.append(f"{i}", look.CURSOR)
             options.append(f" {option.label}   ")
-        return decisions.survey_prompt(state), options
+        unbooked = decisions.why_no_booking(state, legal)
+        if unbooked:  # said, not left for the player to wonder where booking went
+            options.append(f"\n{unbooked}", look.DIM)
+        return decisions.survey_prompt(state, legal), options
     for key in decisions.usable_keys(legal):
         options.append(key, look.CURSOR)
         options.append(f" {decisions.KEY_LABELS[key]}  ")

@@ -142,10 +142,11 @@ class TableDirectory:
         title: str = "",
         pace: wire.Pace = "days",
         wait: float = 300,
+        hints: bool | None = None,
     ) -> wire.TableInfo:
         """Create a table; returns how it stands (playing at once, or waiting for players
-        to take its open seats)."""
-        request = wire.CreateTable(self.link.new_ref(), tuple(seats), title, pace, wait)
+        to take its open seats). ``hints``: None leaves it to the server's default rule."""
+        request = wire.CreateTable(self.link.new_ref(), tuple(seats), title, pace, wait, hints)
         reply = await self._ask(request)
         (table,) = answer(reply, wire.Lobby).tables
         return table

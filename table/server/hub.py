@@ -169,6 +169,7 @@ class Hub:
             row = await self.writer.run(
                 self.writer.store.create, title, secrets.randbelow(2**53), rows,
                 message.pace, message.wait, client.player,
+                rules.default_hints(rows) if message.hints is None else message.hints,
             )  # fmt: skip
         room = self._room(row)
         log(f"{client.player} created table {row.id} ({rules.table_name(title, rows)!a})")

@@ -65,6 +65,13 @@ def seat_rows(specs: Sequence[wire.SeatSpec]) -> list[SeatRow]:
     return rows
 
 
+def default_hints(rows: Sequence[SeatRow]) -> bool:
+    """Whether a table gives hints when its creator did not say: only where one person
+    plays with computers (among people, a hint nobody else has is an unfair help; an open
+    seat is a person to come)."""
+    return sum(1 for r in rows if r.kind != "computer") < 2
+
+
 def checked_name(name: str) -> str:
     """A player's name as a table keeps it; refuses one with a character that would not
     show as itself on another player's terminal (naming it)."""

@@ -161,7 +161,7 @@ class Table:
             state.season if state is not None else 0,
             self.row.created, self.row.updated, len(self.row.actions), self.row.pace,
             self.row.wait, until, self.row.paused_by if until is not None else None,
-            self.damaged, self._paused_this_season(state),
+            self.damaged, self._paused_this_season(state), self.row.hints,
         )  # fmt: skip
 
     def _paused_this_season(self, state: core.GameState | None) -> tuple[str, ...]:

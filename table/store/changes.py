@@ -59,6 +59,8 @@ class TableRow:
     """The table's journal (:mod:`table.journal`): entry ``n`` is ``journal[n]``."""
     creator: str | None = None
     """Who created the table (None in a store older than schema 6)."""
+    hints: bool = True
+    """Whether ``/`` gives its players the hard computer's move (chosen at creation)."""
     damaged: str | None = None
     """Why the stored rows cannot be read (the rows read before the fault are kept)."""
 

@@ -136,6 +136,14 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         PRIMARY KEY (table_id, n)
     ) WITHOUT ROWID;
     """,
+    # 11: whether a table gives hints (chosen at creation); a table made before has the
+    # default rule's answer: off where two or more people play (a player or an open seat)
+    """
+    ALTER TABLE tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 1;
+    UPDATE tables SET hints = 0 WHERE (
+        SELECT count(*) FROM seats WHERE seats.table_id = tables.id AND seats.kind != 'computer'
+    ) >= 2;
+    """,
 )
 """Each entry brings the schema from version ``index`` to ``index + 1``."""
 

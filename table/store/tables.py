@@ -108,12 +108,13 @@ class TableStore:
         is not right."""
         (
             row.title, row.seed, row.created, row.updated, row.finished, pace, row.wait,
-            row.paused_until, row.paused_by, row.creator,
+            row.paused_until, row.paused_by, row.creator, hints,
         ) = self.db.execute(
             "SELECT title, seed, created, updated, finished, pace, wait, paused_until, "
-            "paused_by, creator FROM tables WHERE id = ?",
+            "paused_by, creator, hints FROM tables WHERE id = ?",
             (row.id,),
         ).fetchone()  # fmt: skip
+        row.hints = bool(hints)
         row.pace = _known(pace, Pace, "pace")
         query = "SELECT seat, kind, name, level, colour, standin FROM seats WHERE table_id = ?"
         for seat, kind, name, level, colour, standin in self.db.execute(
@@ -179,15 +180,16 @@ class TableStore:
         pace: Pace = "days",
         wait: float = 300,
         creator: str | None = None,
+        hints: bool = True,
     ) -> TableRow:
         """A new table, committed."""
         now = time.time()
         self.db.execute("BEGIN IMMEDIATE")
         try:
             cursor = self.db.execute(
-                "INSERT INTO tables (title, seed, created, updated, pace, wait, creator) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (title, seed, now, now, pace, wait, creator),
+                "INSERT INTO tables (title, seed, created, updated, pace, wait, creator, hints) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (title, seed, now, now, pace, wait, creator, hints),
             )
             table_id = cursor.lastrowid
             assert table_id is not None
@@ -206,8 +208,9 @@ class TableStore:
             rollback(self.db)
             raise
         return TableRow(
-            table_id, title, seed, now, now, list(seats), pace=pace, wait=wait, creator=creator
-        )
+            table_id, title, seed, now, now, list(seats), pace=pace, wait=wait, creator=creator,
+            hints=hints,
+        )  # fmt: skip
 
     def commit(self, changes: Sequence[Change]) -> None:
         """Apply ``changes`` in one transaction: all of them are durable when this returns,

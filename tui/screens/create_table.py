@@ -56,6 +56,13 @@ PACES = {
 }
 """The table's pace, from the slowest: a live table's present players may hand a seat to a
 computer once its player has been away the time named (shortest wait first)."""
+HINTS: dict[str, bool | None] = {
+    "usual: on alone with computers, off with people": None,
+    "on: / shows anyone the hard computer's move": True,
+    "off for everyone": False,
+}
+"""Whether ``/`` gives hints at the table (None: the server's rule); everyone at the table
+sees which on their status line."""
 
 
 ANY_COLOUR = "any"
@@ -184,6 +191,9 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
                 yield Static("Title", classes="label")
                 yield TextField("", placeholder="none: named by its players",
                                 max_length=MAX_TITLE, compact=True, id="title")  # fmt: skip
+            with Horizontal(classes="field"):
+                yield Static("Hints", classes="label")
+                yield Cycler(list(HINTS), 0, id="hints")
             yield Static("", id="start-words")
             yield Static("", id="create-error")
             yield Static(HINT, classes="note", id="create-hint")
@@ -287,8 +297,9 @@ class CreateTableScreen(ModalScreen[TableInfo | None]):
 
         pace, wait = PACES[self.query_one("#pace", Cycler).value]
         title = self.query_one("#title", Input).value.strip()
+        hints = HINTS[self.query_one("#hints", Cycler).value]
         try:
-            table = await self.directory.create(specs, title, pace, wait)  # type: ignore[arg-type]
+            table = await self.directory.create(specs, title, pace, wait, hints)  # type: ignore[arg-type]
         except (TableUnavailable, SeatError) as exc:
             self.query_one("#create-error", Static).update(Text(f"✗ {exc}", "reverse"))
             return

@@ -35,7 +35,7 @@ from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
-from tui.widgets.region import RegionPicture, RegionView, recent_in, still_recent
+from tui.widgets.region import RegionPicture, RegionView, next_recent, recent_in
 
 LISTED_KEYS = frozenset({"press", "option"})
 """Key-bar entries a narrow terminal leaves out: the action bar lists them, with their
@@ -81,7 +81,8 @@ class GameScreen(GameMenus):
         """The message says how the game or the table stood (a pause, someone else's
         turn…): it goes with the next change of the table, not only the next step."""
         self.recent: frozenset[int] = frozenset()
-        """Cubes others placed since this terminal's last decision, marked until the next."""
+        """Cubes others placed since this terminal's player's last turn, marked until the
+        next (see :func:`tui.widgets.region.next_recent`)."""
         self._hint_stop = threading.Event()
 
     # ---------------------------------------------------------------- layout
@@ -140,6 +141,9 @@ class GameScreen(GameMenus):
             self.query(part) for part in (StatusLine, Board, PlayersView, ActionBar, LogView)
         )
 
+    def on_resize(self) -> None:
+        self.render_state()  # the status line drops what a narrower terminal cannot show
+
     def render_state(self) -> None:
         """Hand the board and the bars what they show, from the seat and the draft
         (nothing while the screen is not whole: see :meth:`_shown`)."""
@@ -154,11 +158,23 @@ class GameScreen(GameMenus):
         players = self.seat.players
         away, computers = tuple(p.away for p in players), tuple(bool(p.computer) for p in players)
         self.query_one(PlayersView).show_presence(away, computers)
-        self.query_one(StatusLine).show(prompts.status_line(state, players, self.seat.status))
+        table = self.seat.table
+        hints = table.info.hints if table is not None else None
+        width = self.app.size.width
+        status = prompts.status_line(state, players, self.seat.status, width, hints)
+        self.query_one(StatusLine).show(status)
         prompt, options = prompts.decision(state, legal, mode, draft, players)
         if self.message is not None:  # above the options, which stay the keys to press
             options = Text("\n").join([self.message, options]) if options else self.message
         self.query_one(ActionBar).show(prompt, options, prompts.survey_ranking(state))
+
+    def mine(self, seat: int | None) -> bool:
+        """Whether ``seat`` is this terminal's player's, whoever plays it now (at a shared
+        table a computer may stand in for them: its turns are theirs, seen here)."""
+        table = self.seat.table
+        if table is None:
+            return self.seat.decides_here(seat)
+        return seat is not None and seat in table.seats_here
 
     def _log_history(self) -> None:
         """The log rebuilt from the history: on opening a game, after undo or redo."""
@@ -262,13 +278,12 @@ class GameScreen(GameMenus):
             self.message, self._standing = None, False  # what it said may no longer hold
         log, before = self.query_one(LogView), update.before
         if update.kind == "rewound":  # the journal's lines are in the log rebuilt
-            self.recent = recent_in(*self.seat.history(), self.seat.decides_here)
+            self.recent = recent_in(*self.seat.history(), self.mine)
             self._log_history()
         elif before is not None and update.action is not None:
             log.tell_action(before, update.action, update.events, update.state, update.standin)
-            # Others' cubes since this terminal's last decision stay marked: every reply shows.
-            mine = self.seat.decides_here(before.current_player)
-            self.recent = frozenset() if mine else still_recent(self.recent, before, self.state)
+            # Others' cubes since this terminal's last turn stay marked: every reply shows.
+            self.recent = next_recent(self.recent, before, self.state, self.mine)
             self._mark_turn()
             if self.seat.table is not None:
                 self.post_message(TablePlayed(self.seat.table.info.id))
@@ -301,11 +316,14 @@ class GameScreen(GameMenus):
             self.action_final()
         else:
             nobody_here = not any(map(self.seat.decides_here, range(self.state.player_count)))
-            self.app.push_screen(
-                SeasonSummaryScreen(
-                    self.seat.history()[0], before.season, auto_continue=nobody_here
-                )
+            # Someone else decides at a shared table: the board stays in view above it.
+            elsewhere = self.seat.table is not None and not self.seat.decides_here(
+                self.state.current_player
             )
+            summary = SeasonSummaryScreen(
+                self.seat.history()[0], before.season, auto_continue=nobody_here, docked=elsewhere
+            )
+            self.app.push_screen(summary)
 
     def action_final(self) -> None:
         from tui.screens.summary import FinalScreen
@@ -326,7 +344,12 @@ class GameScreen(GameMenus):
             self._try(elsewhere.take_over)
 
     def action_hint(self) -> None:
-        """What the hard computer player would do here, without playing it (in a thread)."""
+        """What the hard computer player would do here, without playing it (in a thread);
+        refused at a shared table created without hints (the status line says which)."""
+        table = self.seat.table
+        if table is not None and not table.info.hints:
+            self.refuse("Hints are off at this table (set when it was created).")
+            return
         self.message = Text("Hint: thinking…", look.DIM)
         self.render_state()
         self._find_hint(self.state)

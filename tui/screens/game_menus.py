@@ -35,8 +35,11 @@ class GameMenus(Screen[None]):
     """The dialogs and screens the game screen opens over the game."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Offered only at a shared table (``check_action`` asks the seat's table).
+        # Offered only at a shared table (``check_action`` asks the seat's table). H says
+        # what it does now: one of its two bindings is enabled, as a computer plays the
+        # seat or not (both open the same question, which offers what applies).
         Binding("H", "hand_over", "Hand to computer", key_display="H"),
+        Binding("H", "take_back", "Take seat back", key_display="H"),
         Binding("c", "chat", "Chat"),
         Binding("P", "pause", "Pause", key_display="P"),
     ]
@@ -109,6 +112,11 @@ class GameMenus(Screen[None]):
 
         name = absent[0][1] if absent else None
         self.app.push_screen(HandOverScreen(table.handed_to, name), chosen)
+
+    def action_take_back(self) -> None:
+        """At a shared table whose computer plays this player's seat: the same question,
+        which then offers to take it back."""
+        self.action_hand_over()
 
     def refuse(self, reason: str, *, standing: bool = False) -> None:
         """Say why a key does nothing now (the game screen says it in its action bar, in

@@ -47,7 +47,10 @@ class SeasonSummaryScreen(ModalScreen[None]):
 
     With ``auto_continue`` (nobody here has a decision to make) it closes by itself after
     :data:`AUTO_CONTINUE` seconds, counting down on screen; any other key than Enter pauses
-    the count so the table can be read at leisure.
+    the count so the table can be read at leisure. Its keys stay on its last line, however
+    little of the rest fits (at 80×24 with four players the chart scrolls). ``docked``
+    (someone else decides now at a shared table): the points only, in a short box at the
+    bottom, so the board stays in view while the game goes on under it.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -55,11 +58,17 @@ class SeasonSummaryScreen(ModalScreen[None]):
     ]
 
     def __init__(
-        self, states: Sequence[core.GameState], season: int, *, auto_continue: bool = False
+        self,
+        states: Sequence[core.GameState],
+        season: int,
+        *,
+        auto_continue: bool = False,
+        docked: bool = False,
     ) -> None:
         """The summary of ``season`` from the game's ``states`` (the last is the position
         now, at the start of the next season)."""
-        super().__init__()
+        super().__init__(classes="docked" if docked else None)
+        self.docked = docked
         self.states = states
         self.now, self.season = states[-1], season
         self.start = next((s for s in states if s.season == season), self.now)
@@ -71,10 +80,12 @@ class SeasonSummaryScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog wide", id="season-summary"):
             yield Static(Text(f"Season {self.season} is over", style="bold"))
             yield Static(self._table())
+            yield Static(self._keys_line(), classes="keys", id="summary-keys")
+            if self.docked:
+                return
             yield Static(Text("Points after each season", style="bold"), classes="chart-title")
             yield SeasonChart(self.now, charts.season_columns(self.states))
             yield Static(f"Season {self.now.season} begins: new parcels are dealt.", classes="keys")
-            yield Static(self._keys_line(), classes="keys", id="summary-keys")
 
     def on_mount(self) -> None:
         if self.countdown is not None:

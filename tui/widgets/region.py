@@ -91,19 +91,35 @@ def still_recent(
     return frozenset(s for s in recent | new_cubes(before, after) if occupied >> s & 1)
 
 
+def next_recent(
+    recent: frozenset[Space],
+    before: core.GameState,
+    after: core.GameState,
+    mine: Callable[[int | None], bool],
+) -> frozenset[Space]:
+    """The marks after one more action: none after a turn of a seat of this terminal's
+    player (``mine``: whoever made it, the player or a computer standing in for them, who
+    was seen to play it), else :func:`still_recent`. A terminal with no seat of its own
+    (watching) marks the cubes of the last action only: it never decides, and marks kept
+    until then would pile up over the whole season."""
+    if mine(before.current_player):
+        return frozenset()
+    if not any(map(mine, range(before.player_count))):
+        return still_recent(frozenset(), before, after)
+    return still_recent(recent, before, after)
+
+
 def recent_in(
     states: Sequence[core.GameState],
     actions: Sequence[core.Action],
-    decides_here: Callable[[int | None], bool],
+    mine: Callable[[int | None], bool],
 ) -> frozenset[Space]:
-    """The cubes others placed since the last decision made here, from the history (the
-    states before each action, then the current one): the marks an undo or a redo keeps,
-    as :func:`still_recent` kept them move by move."""
+    """The marks after the history (the states before each action, then the current
+    one), as :func:`next_recent` kept them move by move: an undo, a redo or a reconnection
+    rebuilds the marks this terminal had, never every move a stand-in ever made."""
     recent: frozenset[Space] = frozenset()
     for index in range(len(actions)):
-        before, after = states[index], states[index + 1]
-        mine = decides_here(before.current_player)
-        recent = frozenset() if mine else still_recent(recent, before, after)
+        recent = next_recent(recent, states[index], states[index + 1], mine)
     return recent
 
 
