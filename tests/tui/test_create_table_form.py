@@ -6,12 +6,14 @@ come) or waits for its open seats; a real server then does what the form said.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
 from textual.app import App
 from textual.widgets import Input, Static
 
+import tui
 from tests.tui.conftest import app_for, settle
 from tests.tui.test_tables import create_table, lobby_of, seat_of
 from tui.screens.create_table import PACES, CreateTableScreen, start_words
@@ -182,3 +184,25 @@ class TestRemembered:
             assert [form.query_one(f"#kind-{i}", Cycler).value for i in (0, 1)] == ["open", "you"]
             assert form.query_one("#colour", Cycler).value == "red"
             assert form.query_one("#title", Input).value == ""
+
+
+class StyledFormApp(FormApp):
+    """The form with the game's own style sheet (its fields' spacing comes from there)."""
+
+    CSS_PATH = str(Path(tui.__file__).parent / "app.tcss")
+
+
+class TestFits:
+    async def test_four_seats_with_every_field_fit_an_80x24_terminal(self) -> None:
+        """Four seats, the pace, the colour, the title and the hints: the form's last line
+        (its keys) stays on a 24-row terminal, above the keys bar (issue 26)."""
+        app = StyledFormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            form_of(app).query_one("#count", Cycler).focus()
+            await pilot.press("right")  # 3 → 4 players
+            await pilot.pause()
+            box = form_of(app).query_one("#create")
+            hint = form_of(app).query_one("#create-hint")
+            assert box.max_scroll_y == 0, "the form scrolls: its last lines are cut off"
+            assert box.region.bottom <= 23 and hint.region.bottom < 23, (box.region, hint.region)
