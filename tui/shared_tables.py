@@ -225,13 +225,13 @@ class SharedTables(App[None]):
         self.show_main(lobby)
 
     def form_memory(self) -> Path:
-        """Where the new-table form keeps its last settings, by player: in a door's session
-        the player's own folder (the host's settings are the host's), else beside the
-        notices' settings."""
+        """Where the new-table form keeps its last settings: beside the notices' settings,
+        which are the player's own in a door's session too (the doors start each game with
+        ``HOME`` the player's folder on the host). Never among the saves: the load list
+        would offer it as a broken game."""
         from tui import notices
 
-        folder = self.store.folder if self.server_only else notices.settings_path().parent
-        return folder / FORM_MEMORY
+        return notices.settings_path().parent / FORM_MEMORY
 
     def on_lobby_screen_opened(self, message: LobbyScreen.Opened) -> None:
         from tui.screens.game import GameScreen

@@ -24,7 +24,7 @@ import tempfile
 import time
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -51,6 +51,17 @@ LOBBY_KEYS = "⏎  Play"
 def _needs_openssh() -> None:
     if not os.access(SSH, os.X_OK) or shutil.which("ssh-keygen") is None:
         pytest.skip("the SSH door's tests need the OpenSSH client (/usr/bin/ssh, ssh-keygen)")
+
+
+LEAVE_QUESTION = "Leave Mykerinos?"
+
+
+def leave(terminal: Any) -> None:
+    """Leave a door's session from its lobby as a player does: ``q``, then ``y`` to the
+    question (leaving closes the connection, so the lobby asks first: issue 26)."""
+    terminal.send("q")
+    terminal.wait_for(LEAVE_QUESTION, 10)
+    terminal.send("y")
 
 
 def clean_environment(**extra: str) -> dict[str, str]:

@@ -20,6 +20,7 @@ from tests.door.conftest import (
     Door,
     clean_environment,
     free_port,
+    leave,
     run,
 )
 from tests.door.sshpty import PtyProcess, wait_until
@@ -110,7 +111,7 @@ def test_good_code_binds_the_key_and_then_is_used_up(door: Door) -> None:
     terminal = door.ssh(key)
     answer = type_code(terminal, code)
     assert f"{LOBBY} cleo" in terminal.wait_for(f"{LOBBY} cleo", 30), answer
-    terminal.send("q")
+    leave(terminal)
     assert terminal.wait(10) == 0
     done = door.ssh_run(key, command=["status"])
     assert (done.returncode, done.stdout.strip()) == (1, NO_TABLE.format("cleo")), done

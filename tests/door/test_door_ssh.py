@@ -22,6 +22,7 @@ from tests.door.conftest import (
     Door,
     clean_environment,
     fingerprint,
+    leave,
     wait_no_sessions,
 )
 from tests.door.sshpty import PtyProcess, alive, environment, wait_until
@@ -109,7 +110,7 @@ def test_known_key_lands_in_the_lobby_at_the_terminal_s_size(
     terminal.wait_for(LOBBY_KEYS)
     assert keys_row(terminal) == rows - 1
     assert terminal.lines()[0].startswith(LOBBY)
-    terminal.send("q")
+    leave(terminal)
     assert terminal.wait(10) == 0
 
 
@@ -254,7 +255,7 @@ def test_hostile_term_and_environment_change_nothing(door: Door) -> None:
         assert not leaked, f"pid {pid} started with {leaked}"
         assert not [k for k, v in seen.items() if "\x1b" in v or "\x07" in v], seen.keys()
         assert len(seen.get("TERM", "")) < 100, seen.get("TERM", "")[:100]
-    terminal.send("q")
+    leave(terminal)
     assert terminal.wait(10) == 0, terminal.screen_text()
     assert ">>>" not in terminal.screen_text()
 
@@ -277,7 +278,7 @@ def test_agent_forwarding_is_not_granted(door: Door) -> None:
         seen = environment(pid)
         assert seen is not None, f"pid {pid}'s environment cannot be read"
         assert "SSH_AUTH_SOCK" not in seen, f"pid {pid}: {seen}"
-    terminal.send("q")
+    leave(terminal)
     assert terminal.wait(10) == 0
 
 
