@@ -139,8 +139,17 @@ async def play_to_the_end(bots: list[Bot], limit: int = 5000) -> None:
         if mover is None:  # a computer seat decides on the server: wait for its move
             await bots[0].listen(WAIT)
         else:
+            before = len(mover.actions)
             answer = await mover.play_one()
             assert played(answer), answer
+            # Its own move may wait in its history behind an earlier Told not read yet (a
+            # line of chat): read on until it is in, or the catch-up below would aim at a
+            # count nobody has reached and this bot would play again at the old position.
+            for _ in range(1000):
+                if len(mover.actions) > before:
+                    break
+                await mover.listen(WAIT)
+            assert len(mover.actions) > before, "a bot never heard its own move"
         await catch_up(bots)
     assert core.is_over(bots[0].state), "the game did not end"
 

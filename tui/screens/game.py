@@ -94,6 +94,8 @@ class GameScreen(GameMenus):
         yield KeysBar(LISTED_KEYS)
 
     def on_mount(self) -> None:
+        if not self._shown():  # closed as it opened (the app quitting, the door's session
+            return  # ending): its parts are already going, and nothing is to be played
         self.render_state()
         self.query_one(Board).aim(room=False)
         self.seat.listen(self.on_seat_update)
