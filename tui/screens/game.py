@@ -19,7 +19,9 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.reactive import reactive
+from textual.widget import Widget
 
 import core
 from saves.format import TableLine
@@ -36,6 +38,9 @@ from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
 from tui.widgets.region import RegionPicture, RegionView, next_recent, recent_in
+
+SHOWN_PARTS: tuple[type[Widget], ...] = (StatusLine, Board, PlayersView, ActionBar, LogView)
+"""The parts the game screen draws into (see :meth:`GameScreen._shown`)."""
 
 LISTED_KEYS = frozenset({"press", "option"})
 """Key-bar entries a narrow terminal leaves out: the action bar lists them, with their
@@ -84,6 +89,8 @@ class GameScreen(GameMenus):
         """Cubes others placed since this terminal's player's last turn, marked until the
         next (see :func:`tui.widgets.region.next_recent`)."""
         self._hint_stop = threading.Event()
+        self._parts: tuple[Widget, ...] | None = None
+        """What :meth:`_shown` looks at, once found."""
 
     # ---------------------------------------------------------------- layout
 
@@ -138,13 +145,14 @@ class GameScreen(GameMenus):
     def _shown(self) -> bool:
         """Whether every part the screen draws into is there: not before it is composed,
         nor while it is being taken down (its parts go one by one, and an update from the
-        server may come between two of them)."""
-        return all(
-            self.query(part) for part in (StatusLine, Board, PlayersView, ActionBar, LogView)
-        )
-
-    def on_resize(self) -> None:
-        self.render_state()  # the status line drops what a narrower terminal cannot show
+        server may come between two of them). The parts are found once: this is asked at
+        every frame the game draws, where five DOM queries cost a third of it."""
+        if self._parts is None:
+            try:
+                self._parts = tuple(self.query_one(part) for part in SHOWN_PARTS)
+            except NoMatches:
+                return False
+        return all(part.is_attached for part in self._parts)
 
     def render_state(self) -> None:
         """Hand the board and the bars what they show, from the seat and the draft
