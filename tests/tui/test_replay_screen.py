@@ -19,7 +19,7 @@ import saves
 from table import journal
 from table.server.export import export_save
 from table.store import SeatRow, TableRow
-from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for
+from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for, settle
 from tui.screens.replay import ReplayScreen, verdict
 from tui.screens.summary import FinalScreen
 from tui.widgets.actionbar import StatusLine
@@ -139,6 +139,9 @@ async def test_every_part_of_the_table_shows(store, size) -> None:
         for position in (MID_GAME, len(session.actions)):
             screen.go_to(position)
             await pilot.pause()
+            log = screen.query_one(OptionList)  # it scrolls to the action a frame later
+            shown = f"{position}. "
+            await settle(pilot, lambda log=log, shown=shown: shown in _shown_lines(log))
             state = session.states()[position]
             for widget_type in (StatusLine, RegionView, PlayersView, PassingView, MuseumView):
                 assert _on_screen(screen, widget_type), (widget_type.__name__, position)
