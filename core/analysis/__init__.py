@@ -1,0 +1,51 @@
+"""The computer's analysis of a finished game: every decision judged after the fact.
+
+The whole contract::
+
+    from core.analysis import judge, decisions, summarise, turning_points, in_words
+
+    for index in decisions(states, actions, seats=None):    # the decisions worth judging
+        j = judge(states[index], actions[index], index, seed=7)  # a Judgement (or None if stopped)
+    summarise(judgements, seat)   # mean loss, mistakes, blunders
+    turning_points(judgements)    # the largest losses, largest first
+    in_words(states, actions, j, viewer=seat)  # "Season 2, your third placement: ..."
+
+A judgement is in **expected final margin**: the deciding player's final score minus the
+best opponent's, in points, averaged over simulations that redeal the parcels nobody had
+seen (never the game's real deck order: :func:`core.public_view`), or computed exactly when
+nothing remains hidden and the rest of the game is small enough (:mod:`core.analysis.exact`).
+Everything is deterministic for a seed, and pure: no processes, no clock (the caller runs
+decisions in parallel and keeps the result; see ``table/analysis.py``).
+"""
+
+from core.analysis.judge import (
+    ANALYSIS_VERSION,
+    SIMULATIONS,
+    Analysis,
+    Judgement,
+    decisions,
+    judge,
+)
+from core.analysis.report import (
+    BLUNDER,
+    MISTAKE,
+    PlayerSummary,
+    in_words,
+    summarise,
+    turning_points,
+)
+
+__all__ = [
+    "ANALYSIS_VERSION",
+    "BLUNDER",
+    "MISTAKE",
+    "SIMULATIONS",
+    "Analysis",
+    "Judgement",
+    "PlayerSummary",
+    "decisions",
+    "in_words",
+    "judge",
+    "summarise",
+    "turning_points",
+]

@@ -1,0 +1,173 @@
+"""One decision judged: the expected final margin of what was played and of the best
+alternative, from what the deciding player could know.
+
+How (:func:`judge`):
+
+1. the position is seen through :func:`core.public_view`: the undealt parcels are only a
+   set, so the real deck order cannot leak into the judgement;
+2. if the rest of the game holds nothing hidden and is small enough, it is searched
+   exactly (:mod:`core.analysis.exact`): every player maximises their own final margin;
+3. otherwise the candidates are the hard computer's own (the heuristic's best
+   :data:`~core.ai.search.CANDIDATES`, passing, and what was played), and each is
+   simulated the same number of times as the hard computer searches in all, on the same
+   redealt worlds and with the same playouts (common random numbers: the comparison
+   between two candidates is far steadier than either value), two rounds ahead like the
+   hard computer, then judged by the heuristic's estimate of every player's final score.
+
+A margin is a player's final score minus the best opponent's; the loss of a decision is
+the best candidate's margin minus the played one's (never negative: the played action is
+always a candidate, so the best is at least as good).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Sequence
+from typing import Annotated, Final
+
+import msgspec
+
+from core.actions import PASS, Action, format_action, from_code, to_code
+from core.ai.bot import Stop
+from core.ai.evaluate import estimates
+from core.ai.players import rank_codes
+from core.ai.playout import play_ahead
+from core.ai.search import CANDIDATES, DEFAULT_ITERATIONS, ROUNDS_AHEAD, SAMPLES
+from core.analysis.exact import exact_values, margins as _margins
+from core.moves import legal_codes
+from core.public import public_view
+from core.rules import apply_code, redetermine
+from core.state import GameState
+
+ANALYSIS_VERSION: Final = 1
+"""Bumped whenever a judgement would come out differently: a kept analysis of another
+version is made again rather than mixed with new judgements."""
+SIMULATIONS: Final = DEFAULT_ITERATIONS
+"""Simulations of one decision in all (shared evenly by its candidates): as many as the
+hard computer spends on a decision."""
+
+_Margin = Annotated[float, msgspec.Meta(ge=-1000.0, le=1000.0)]
+_Notation = Annotated[str, msgspec.Meta(max_length=40)]
+
+
+class Judgement(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One decision judged. Values are expected final margins of the deciding ``seat``."""
+
+    index: Annotated[int, msgspec.Meta(ge=0)]
+    """The action's 0-based position in the game's action log."""
+    season: Annotated[int, msgspec.Meta(ge=1, le=4)]
+    seat: Annotated[int, msgspec.Meta(ge=0, le=3)]
+    played: _Notation
+    """What was played, in :func:`core.format_action`'s notation."""
+    best: _Notation
+    """The best candidate (``played`` when nothing was better)."""
+    loss: Annotated[float, msgspec.Meta(ge=0.0, le=2000.0)]
+    """``values[best] - values[played]``."""
+    values: Annotated[dict[_Notation, _Margin], msgspec.Meta(max_length=64)]
+    """Each candidate judged (at least ``played`` and ``best``), by notation."""
+    margins: Annotated[tuple[_Margin, ...], msgspec.Meta(min_length=2, max_length=4)]
+    """Every seat's expected final margin after the played action (for the chart)."""
+    exact: bool
+    """Searched exactly to the end of the game (nothing hidden remained)."""
+
+
+class Analysis(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A game's analysis as kept with it (in a save file, in a table's export)."""
+
+    version: int
+    """The :data:`ANALYSIS_VERSION` that made it."""
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+    seats: Annotated[tuple[Annotated[int, msgspec.Meta(ge=0, le=3)], ...], msgspec.Meta(max_length=4)]
+    """Whose decisions were asked for."""
+    decisions: Annotated[tuple[Judgement, ...], msgspec.Meta(max_length=4000)]
+    """The decisions judged so far, in the game's order."""
+    complete: bool
+    """Every decision of ``seats`` is judged (False: it was stopped part-way)."""
+
+
+def decisions(
+    states: Sequence[GameState], actions: Sequence[Action], seats: Collection[int] | None = None
+) -> list[int]:
+    """The indexes of the actions that were decisions of ``seats`` (everyone by default):
+    those played where more than one action was legal."""
+    return [
+        index
+        for index, state in enumerate(states[: len(actions)])
+        if (seats is None or state.current in seats) and len(legal_codes(state)) > 1
+    ]
+
+
+def judge(
+    state: GameState,
+    played: Action,
+    index: int,
+    *,
+    seed: int = 0,
+    simulations: int = SIMULATIONS,
+    stop: Stop | None = None,
+) -> Judgement | None:
+    """The judgement of ``played`` in ``state`` (the position it was played in; its deck
+    is never read), as action ``index`` of its game. Deterministic for ``seed``; None if
+    ``stop`` was set before it was done."""
+    view = public_view(state)
+    seat, season = view.current, view.season
+    played_code = to_code(played)
+    exact = exact_values(view)
+    if exact is not None:
+        values = {c: vector[seat] for c, vector in exact.items()}
+        margins = exact[played_code]
+    else:
+        simulated = _simulate(view, played_code, index, seed, simulations, stop)
+        if simulated is None:
+            return None
+        values = {c: vector[seat] for c, vector in simulated.items()}
+        margins = simulated[played_code]
+    best = max(values, key=lambda c: (values[c], c == played_code))
+    kept = _kept(values, played_code, best)
+    return Judgement(
+        index=index,
+        season=season,
+        seat=seat,
+        played=format_action(played),
+        best=format_action(from_code(best)),
+        loss=max(0.0, round(values[best] - values[played_code], 3)),
+        values={format_action(from_code(c)): round(values[c], 3) for c in kept},
+        margins=tuple(round(m, 3) for m in margins),
+        exact=exact is not None,
+    )
+
+
+def _kept(values: dict[int, float], played: int, best: int) -> list[int]:
+    """The candidates a judgement keeps: the best few, and always the played one."""
+    ranked = sorted(values, key=lambda c: -values[c])[:CANDIDATES]
+    return [*dict.fromkeys([best, played, *ranked])]
+
+
+def _simulate(
+    view: GameState, played: int, index: int, seed: int, simulations: int, stop: Stop | None
+) -> dict[int, tuple[float, ...]] | None:
+    """Each candidate's mean margins (per seat) over the same redealt worlds."""
+    ranked = rank_codes(view)
+    candidates = [c for _, c in ranked[:CANDIDATES]]
+    for extra in (PASS, played):
+        if extra not in candidates and any(c == extra for _, c in ranked):
+            candidates.append(extra)
+    seats = len(view.players)
+    totals = {c: [0.0] * seats for c in candidates}
+    rounds = max(1, -(-simulations // len(candidates)))
+    plies = ROUNDS_AHEAD * seats
+    for world_number in range(rounds):
+        if stop is not None and stop():
+            return None
+        world_seed = f"{seed}:{index}:{world_number}"
+        world = redetermine(view, random.Random(world_seed))
+        for candidate in candidates:
+            after = play_ahead(
+                apply_code(world, candidate), random.Random(world_seed), plies, SAMPLES
+            )
+            margins = _margins(estimates(after, view.season))
+            total = totals[candidate]
+            for seat in range(seats):
+                total[seat] += margins[seat]
+    return {c: tuple(t / rounds for t in total) for c, total in totals.items()}
+
