@@ -33,7 +33,8 @@ from core.ai.evaluate import estimates
 from core.ai.players import rank_codes
 from core.ai.playout import play_ahead
 from core.ai.search import CANDIDATES, DEFAULT_ITERATIONS, ROUNDS_AHEAD, SAMPLES
-from core.analysis.exact import exact_values, margins as _margins
+from core.analysis.exact import exact_values
+from core.analysis.exact import margins as _margins
 from core.moves import legal_codes
 from core.public import public_view
 from core.rules import apply_code, redetermine
@@ -48,6 +49,7 @@ hard computer spends on a decision."""
 
 _Margin = Annotated[float, msgspec.Meta(ge=-1000.0, le=1000.0)]
 _Notation = Annotated[str, msgspec.Meta(max_length=40)]
+_Seat = Annotated[int, msgspec.Meta(ge=0, le=3)]
 
 
 class Judgement(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -56,7 +58,7 @@ class Judgement(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     index: Annotated[int, msgspec.Meta(ge=0)]
     """The action's 0-based position in the game's action log."""
     season: Annotated[int, msgspec.Meta(ge=1, le=4)]
-    seat: Annotated[int, msgspec.Meta(ge=0, le=3)]
+    seat: _Seat
     played: _Notation
     """What was played, in :func:`core.format_action`'s notation."""
     best: _Notation
@@ -77,7 +79,7 @@ class Analysis(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     version: int
     """The :data:`ANALYSIS_VERSION` that made it."""
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
-    seats: Annotated[tuple[Annotated[int, msgspec.Meta(ge=0, le=3)], ...], msgspec.Meta(max_length=4)]
+    seats: Annotated[tuple[_Seat, ...], msgspec.Meta(max_length=4)]
     """Whose decisions were asked for."""
     decisions: Annotated[tuple[Judgement, ...], msgspec.Meta(max_length=4000)]
     """The decisions judged so far, in the game's order."""
@@ -170,4 +172,3 @@ def _simulate(
             for seat in range(seats):
                 total[seat] += margins[seat]
     return {c: tuple(t / rounds for t in total) for c, total in totals.items()}
-

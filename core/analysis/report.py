@@ -76,7 +76,8 @@ def ordinal(number: int) -> str:
     """``1`` → ``first`` … ``10`` → ``tenth``, then ``11th``, ``12th``…"""
     if number <= len(_ORDINALS):
         return _ORDINALS[number - 1]
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    teens = 10 <= number % 100 <= 20
+    suffix = "th" if teens else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
     return f"{number}{suffix}"
 
 
@@ -105,9 +106,7 @@ def moment(states: Sequence[GameState], judgement: Judgement, viewer: int | None
     return f"Season {state.season}, {whose} {ordinal(max(count, 1))} {what}"
 
 
-def in_words(
-    states: Sequence[GameState], judgement: Judgement, viewer: int | None = None
-) -> str:
+def in_words(states: Sequence[GameState], judgement: Judgement, viewer: int | None = None) -> str:
     """The decision in the game's own words: ``Season 2, your third turn: you extended an
     excavation onto c3, c4; starting an excavation on d4 would have been worth 3.1 points
     more (expected).`` ``states`` are the game's positions (``states[i]`` before action i)."""
