@@ -22,13 +22,14 @@ from typing import Annotated, Any, Final, Literal, TypeVar
 import msgspec
 
 import core
+import core.analysis
 from core.levels import LEVELS, Level
 from saves.errors import SaveError, load_error, lower_first, mismatch
 from saves.migrations import OLDEST_VERSION, migrate
 from saves.text import MAX_PLAYER_NAME, check_text, quoted, tame
 
 FORMAT: Final = "mykerinos-save"
-VERSION: Final = 3
+VERSION: Final = 4
 """The version this code writes. Older versions are migrated on load."""
 
 MAX_FILE_BYTES: Final = 4 * 1024 * 1024
@@ -126,6 +127,9 @@ class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_def
     """For each action, the computer level that made it standing in for the seat's player
     at a shared table (None: the seat's own player or computer); empty when none did,
     else exactly as long as ``actions``."""
+    analysis: core.analysis.Analysis | None = None
+    """The computer's analysis of the finished game (``mykerinos analyse``, ``a`` on the
+    final scores), kept so that a second look is instant and it travels with the game."""
 
 
 class Header(msgspec.Struct):

@@ -87,5 +87,11 @@ def _v2_to_v3(path: Path, old: dict[str, Any]) -> dict[str, Any]:
     return {**old, "version": 3}
 
 
-_STEPS: list[Migration] = [_v0_to_v1, _v1_to_v2, _v2_to_v3]
+def _v3_to_v4(path: Path, old: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 adds ``analysis`` (the computer's analysis of the finished game); a game
+    saved before has none."""
+    return {**old, "version": 4}
+
+
+_STEPS: list[Migration] = [_v0_to_v1, _v1_to_v2, _v2_to_v3, _v3_to_v4]
 """``_STEPS[n - OLDEST_VERSION]`` turns version n into n + 1."""
