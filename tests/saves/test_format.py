@@ -46,12 +46,12 @@ def test_committed_schema_is_current() -> None:
 
 def test_schema_describes_a_real_save(store: saves.SaveStore) -> None:
     """The schema names every top-level field of a save (the optional ``deal``, ``cards``,
-    ``lines`` and ``standins`` too: only an exported shared game, or one played with
-    ``--cards``, has them) and forbids others."""
+    ``lines``, ``standins`` and ``analysis`` too: only an exported shared game, an
+    analysed one, or one played with ``--cards`` has them) and forbids others."""
     schema = json.loads(schema_text())
     root = schema["$defs"][schema["$ref"].rsplit("/", 1)[-1]]
     session = saves.Session.new(store, hot_seat(2), seed=1)
-    optional = {"deal", "cards", "lines", "standins"}
+    optional = {"deal", "cards", "lines", "standins", "analysis"}
     assert set(root["properties"]) == set(json.loads(session.path.read_bytes())) | optional
     assert set(root["required"]) == set(root["properties"]) - optional
     assert root.get("additionalProperties") is False

@@ -80,7 +80,7 @@ def test_a_game_without_a_journal_writes_neither_field(store: saves.SaveStore) -
     session.close()
 
 
-def test_a_version_2_file_loads_and_is_written_as_the_current_version(store: saves.SaveStore) -> None:
+def test_a_version_2_file_loads_and_is_written_as_current(store: saves.SaveStore) -> None:
     """A save of version 2 migrates (nothing to convert: it has no journal); the next
     autosave writes the current version."""
     save, log = _exported()
