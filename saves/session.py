@@ -27,8 +27,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import core
+from core.analysis import Analysis
 from core.levels import Level
 from saves import lock
+from saves.analysis import check_analysis, keep_in_file, kept_analysis, merged
 from saves.atomic import Exists, write_atomically
 from saves.errors import GameOpenElsewhere, ReadOnly, SaveError, TakenOver, write_error
 from saves.format import (
@@ -129,6 +131,11 @@ class Session:
         """How many of the first actions are still the ones the table's lines and
         stand-ins speak of (an exported shared game): an undo past them takes them back
         with it; the moves played here have none."""
+        self._analysis, self.analysis_problem = kept_analysis(self.path, save, states)
+        """The analysis kept in the file, and why it was left out when it did not fit the
+        game (a sentence to show; see :mod:`saves.analysis`)."""
+        self._analysed = list(save.actions)
+        """The moves the analysis is of: it is kept only while they are the game's."""
 
     # ------------------------------------------------------------ starting
 
@@ -298,6 +305,43 @@ class Session:
             return []
         return made + [None] * (len(self.actions) - len(made))
 
+    @property
+    def analysis(self) -> Analysis | None:
+        """The computer's analysis kept with the game (checked against it on load), or
+        None; an undo of the finished game leaves it behind (it judged other moves)."""
+        return self._analysis if self.actions == self._analysed else None
+
+    def keep_analysis(self, analysis: Analysis) -> Analysis:
+        """Keep ``analysis`` of the finished game with it, merged with the one kept (see
+        ``saves.analysis.merged``), and return what is kept now. The moves are never
+        changed: a session that plays writes its own log as always (``updated`` stays);
+        a read-only one writes the file's own moves back, and only if they are still the
+        ones in this session (``saves.analysis.keep_in_file``).
+
+        Raises ``ValueError`` when ``analysis`` is not of this finished game, and
+        :class:`SaveError` when it cannot be written (a session that plays then keeps it
+        in memory, ``unsaved``, for its next save)."""
+        check_analysis(analysis, self.actions, self._states)
+        if not self.read_only and self._hold.claim is not None:
+            try:
+                with lock.writing(self.store.folder):
+                    self._check_holder()
+                    return self._keep_here(analysis)
+            except lock.CannotLock as exc:
+                raise write_error(self.path, exc.problem) from None
+            except TakenOver:
+                pass  # the other window plays it now: keep it in the file as a watcher
+        kept = keep_in_file(self.path, analysis, self.actions, save_folder=True)
+        self._analysis, self._analysed = kept, list(self.actions)
+        return kept
+
+    def _keep_here(self, analysis: Analysis) -> Analysis:
+        """As the game's holder, under the write lock: keep and write it."""
+        kept = merged(self.analysis, analysis, self.actions, self._states)
+        self._analysis, self._analysed = kept, list(self.actions)
+        self._write(touch=False)
+        return kept
+
     def states(self) -> list[core.GameState]:
         """The state before each action, then the current one (``len(actions) + 1``)."""
         return list(self._states)
@@ -380,9 +424,10 @@ class Session:
 
     # ------------------------------------------------------------ saving
 
-    def to_save(self) -> SaveFile:
-        """The save file of the game as it stands (``updated`` is now)."""
-        self.updated = self.store.now()
+    def to_save(self, *, touch: bool = True) -> SaveFile:
+        """The save file of the game as it stands (``updated`` is now, if ``touch``)."""
+        if touch:
+            self.updated = self.store.now()
         return SaveFile(
             format=FORMAT,
             version=VERSION,
@@ -396,6 +441,7 @@ class Session:
             cards=self.cards,
             lines=self.lines,
             standins=self.standins,
+            analysis=self.analysis,
         )
 
     def save(self) -> None:
@@ -421,10 +467,10 @@ class Session:
             self.lock_problem = exc.problem
             raise write_error(self.path, exc.problem) from None
 
-    def _write(self, *, exclusive: bool = False) -> None:
+    def _write(self, *, exclusive: bool = False, touch: bool = True) -> None:
         """Write the log (the caller holds the game and the write lock)."""
         try:
-            write_atomically(self.path, encode(self.to_save()), exclusive=exclusive)
+            write_atomically(self.path, encode(self.to_save(touch=touch)), exclusive=exclusive)
         except SaveError:
             self.unsaved = True
             raise

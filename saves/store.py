@@ -25,7 +25,9 @@ import msgspec
 import platformdirs
 
 import core
+from core.analysis import Analysis
 from saves import lock
+from saves.analysis import keep_in_file
 from saves.atomic import is_temp_file
 from saves.errors import (
     GameOpenElsewhere,
@@ -205,6 +207,18 @@ class SaveStore:
             lock.release(claim)
             raise
         return Session(self, name, save, states, claim=claim, file_key=key)
+
+    def keep_analysis(
+        self, name: str, analysis: Analysis, actions: list[core.Action] | tuple[core.Action, ...]
+    ) -> Analysis:
+        """Keep ``analysis`` of the finished game ``actions`` in save ``name``, even when
+        the game is open elsewhere or was only read (``mykerinos analyse NAME``): under
+        the folder's write lock, the file is read again and written back with its own
+        moves, atomically, refused when they are not ``actions`` any more. Returns what is
+        kept (merged with the analysis kept before); raises :class:`SaveError` naming the
+        file, ``ValueError`` for an analysis of another game (see
+        :func:`saves.analysis.keep_in_file`)."""
+        return keep_in_file(self.path(name), analysis, actions, save_folder=True)
 
     def open_elsewhere(self, name: str) -> str | None:
         """Who has game ``name`` open in another process, in words, or None."""
