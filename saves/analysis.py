@@ -32,7 +32,7 @@ from core.moves import legal_codes
 from saves import lock
 from saves.atomic import write_atomically
 from saves.errors import SaveError, write_error
-from saves.format import SaveFile, decode, encode
+from saves.format import SaveFile, analysis_left_out, decode_game, encode
 from saves.replay import replay
 from saves.text import quoted
 
@@ -104,19 +104,18 @@ def _check_judgement(judgement: Judgement, action: core.Action, state: core.Game
 
 
 def kept_analysis(
-    path: Path, save: SaveFile, states: Sequence[core.GameState]
+    path: Path, save: SaveFile, states: Sequence[core.GameState], problem: str | None = None
 ) -> tuple[Analysis | None, str | None]:
     """The analysis kept in ``save`` (of file ``path``; ``states`` its replay), or None and
-    why it was dropped (a sentence naming the file; None when there was none to drop)."""
+    why it was left out (a sentence naming the file; None when there was none to leave
+    out); ``problem`` is why decoding already left it out (see ``decode_game``)."""
     analysis = save.analysis
     if analysis is None:
-        return None, None
+        return None, problem
     try:
         check_analysis(analysis, save.actions, states)
     except ValueError as exc:
-        return None, (
-            f"The computer's analysis kept in {path} was left out: {exc}. The game itself is whole."
-        )
+        return None, analysis_left_out(path, str(exc))
     return analysis, None
 
 
@@ -158,9 +157,9 @@ def read_game(path: Path) -> tuple[SaveFile, list[core.GameState], Analysis | No
     from saves.store import read_capped
 
     data, _ = read_capped(path)
-    save = decode(path, data)
+    save, problem = decode_game(path, data)
     states = replay(path, save)
-    return (save, states, *kept_analysis(path, save, states))
+    return (save, states, *kept_analysis(path, save, states, problem))
 
 
 def keep_in_file(

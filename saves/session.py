@@ -81,10 +81,12 @@ class Session:
         file_key: FileKey | None = None,
         watching: str | None = None,
         lock_problem: str | None = None,
+        analysis_problem: str | None = None,
     ) -> None:
         """Internal: use :meth:`new` or the ``SaveStore`` methods. ``states`` must be the
         replay of ``save`` (one more than its actions); ``file_key`` identifies the file
-        as read; ``watching`` (why the session is read-only) makes it read-only."""
+        as read; ``watching`` (why the session is read-only) makes it read-only;
+        ``analysis_problem`` why the file's analysis did not decode (it is left out)."""
         self.store = store
         self.name = name
         """The save's file stem in the store's folder."""
@@ -102,10 +104,14 @@ class Session:
         self._taken: TakenOver | None = None
         self._redo: list[tuple[list[core.Action], int]] = []
         """What each undo took back, and how many of the table's actions there were."""
-        self._take_file(save, states, file_key)
+        self._take_file(save, states, file_key, analysis_problem)
 
     def _take_file(
-        self, save: SaveFile, states: list[core.GameState], file_key: FileKey | None
+        self,
+        save: SaveFile,
+        states: list[core.GameState],
+        file_key: FileKey | None,
+        analysis_problem: str | None = None,
     ) -> None:
         """Make the game in memory the one in ``save`` (as read from the file)."""
         self.title = save.title
@@ -131,7 +137,9 @@ class Session:
         """How many of the first actions are still the ones the table's lines and
         stand-ins speak of (an exported shared game): an undo past them takes them back
         with it; the moves played here have none."""
-        self._analysis, self.analysis_problem = kept_analysis(self.path, save, states)
+        self._analysis, self.analysis_problem = kept_analysis(
+            self.path, save, states, analysis_problem
+        )
         """The analysis kept in the file, and why it was left out when it did not fit the
         game (a sentence to show; see :mod:`saves.analysis`)."""
         self._analysed = list(save.actions)
@@ -563,9 +571,9 @@ class Session:
         key = self.store.file_key(self.name)
         if key == self._file_key:
             return False
-        save, states, key = self.store.read_keyed(self.name)
+        save, states, key, left_out = self.store.read_noted(self.name)
         changed = save.actions != self.actions or list(save.players) != self.seats
-        self._take_file(save, states, key)
+        self._take_file(save, states, key, left_out)
         self._redo.clear()
         return changed
 
