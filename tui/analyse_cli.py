@@ -215,7 +215,7 @@ def run_stoppably(
 ) -> tuple[Analysis | None, str | None, bool]:
     """Analyse in a thread, so that Ctrl+C in this one stops it and keeps what is done:
     the analysis (None if it failed outright), why it failed, and whether it was stopped."""
-    stop = threading.Event()
+    stop, finished = threading.Event(), threading.Event()
     outcome: list[Analysis | AnalysisRefused] = []
     tty = _is_tty(sys.stderr)
 
@@ -235,13 +235,17 @@ def run_stoppably(
             )
         except AnalysisRefused as exc:
             outcome.append(exc)
+        finally:
+            finished.set()
 
     thread = threading.Thread(target=run, name="analysis", daemon=True)
     thread.start()
     interrupted = False
-    while thread.is_alive():
+    # An Event, not Thread.join: a join interrupted by Ctrl+C can leave the thread
+    # looking finished (is_alive False) while it runs on, and its result would be lost.
+    while not finished.is_set():
         try:
-            thread.join(0.2)
+            finished.wait(0.2)
         except KeyboardInterrupt:
             interrupted = True
             stop.set()
