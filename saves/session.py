@@ -477,6 +477,8 @@ class Session:
 
     def _write(self, *, exclusive: bool = False, touch: bool = True) -> None:
         """Write the log (the caller holds the game and the write lock)."""
+        if not exclusive:
+            self._take_kept_analysis()
         try:
             write_atomically(self.path, encode(self.to_save(touch=touch)), exclusive=exclusive)
         except SaveError:
@@ -485,6 +487,22 @@ class Session:
         self.unsaved = False
         self._on_disk = list(self.actions)
         self._file_key = self.store.file_key(self.name)
+
+    def _take_kept_analysis(self) -> None:
+        """Under the write lock, before writing a finished game: an analysis that another
+        process kept in the file since this session last wrote it (``mykerinos analyse``,
+        a replay's ``keep_analysis``) is taken in, when it is of these very moves, so that
+        this write does not drop it. Only when the file changed: a cheap check."""
+        if not self.finished or self.store.file_key(self.name) == self._file_key:
+            return
+        try:
+            save, states, _, problem = self.store.read_noted(self.name)
+        except SaveError:
+            return  # the write replaces it with the game in memory, as always
+        analysis, _ = kept_analysis(self.path, save, states, problem)
+        if analysis is not None and save.actions == self.actions:
+            self._analysis = merged(self.analysis, analysis, self.actions, self._states)
+            self._analysed = list(self.actions)
 
     def _check_holder(self) -> None:
         """Under the write lock: raise :class:`TakenOver` unless this session still holds

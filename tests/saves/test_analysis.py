@@ -283,6 +283,8 @@ def test_a_watched_game_keeps_it_without_touching_the_moves(store: saves.SaveSto
     analysis = made_up(watcher.states(), list(watcher.actions))
     assert watcher.keep_analysis(analysis) == analysis
     assert store.watch("done").analysis == analysis
+    player.save()  # the player's next save takes in what was kept meanwhile
+    assert store.watch("done").analysis == player.analysis == analysis
     player.undo()  # the player plays on as before: every move of theirs is saved
     assert store.watch("done").actions == player.actions == _ACTIONS[: len(player.actions)]
     player.redo()
