@@ -96,7 +96,8 @@ def analyse(
     not the built-in deck. ``progress`` is called (in this thread) after each judgement;
     ``stop`` set ends it at once, with ``complete`` False and what was done kept (a stop
     set before the call starts no process). A worker that dies (killed, out of memory)
-    raises :class:`AnalysisRefused` holding what was done (``partial``).
+    or a judgement that fails raises :class:`AnalysisRefused` holding what was done
+    (``partial``).
 
     The result holds ``seats``' decisions only: ``saves`` merges it with what is kept."""
     states = core.replay(start, actions)
@@ -133,8 +134,8 @@ def analyse(
         for judgement in _run(jobs, cards, workers or workers_default(), stop):
             judged[judgement.index] = judgement
             tell()
-    except _WorkerDied:
-        raise AnalysisRefused(WORKER_DIED, done()) from None
+    except _WorkerDied as exc:
+        raise AnalysisRefused(str(exc), done()) from None
     return done()
 
 
@@ -150,7 +151,7 @@ def _run(
 ) -> Iterator[Judgement]:
     """Each job's judgement as it comes (in any order), until done or ``stop``; raises
     :class:`_WorkerDied` when a worker ended before its job was done (the pool would
-    wait for it for ever)."""
+    wait for it for ever) or a judgement raised."""
     if not jobs or (stop is not None and stop.is_set()):
         return
     pool = start_pool(min(workers, len(jobs)), cards)
@@ -165,8 +166,10 @@ def _run(
                     judgement = results.next(timeout=POLL)
                 except multiprocessing.TimeoutError:
                     if any(worker.exitcode is not None for worker in started):
-                        raise _WorkerDied from None
+                        raise _WorkerDied(WORKER_DIED) from None
                     continue
+                except Exception as exc:  # raised by judge in a worker: a bug, said
+                    raise _WorkerDied(f"{JUDGE_FAILED} ({type(exc).__name__})") from None
                 break
             if judgement is not None:
                 yield judgement
@@ -215,13 +218,14 @@ class AnalysisRefused(Exception):
 
 
 class _WorkerDied(Exception):
-    """A worker process ended in the middle of the analysis."""
+    """A worker process ended in the middle of the analysis, or its judgement failed."""
 
 
 WORKER_DIED: Final = (
     "A worker process of the analysis ended before its work was done (killed, or out of "
     "memory?); what was judged is kept."
 )
+JUDGE_FAILED: Final = "A decision could not be judged; what was judged is kept"
 NOT_FINISHED: Final = "a game can be analysed once it is over"
 
 

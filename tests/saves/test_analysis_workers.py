@@ -267,3 +267,13 @@ def test_session_analysis_refuses_a_game_not_over(store: saves.SaveStore) -> Non
     session = saves.Session.new(store, finished_session(store).seats, seed=3, name="going")
     with pytest.raises(AnalysisRefused, match="once it is over"):
         SessionAnalysis(session).run(None, lambda step: None, threading.Event())
+
+
+def test_a_judgement_that_fails_is_said_not_raised_as_is() -> None:
+    """A judgement raising in its worker (here: asked of an action not legal where it is
+    judged) ends the run with a sentence, not the worker's exception."""
+    index = EVERYONE[-1]
+    legal = set(core.legal_actions(STATES[index]))
+    illegal = next(action for action in ACTIONS if action not in legal)
+    with pytest.raises(table_analysis._WorkerDied, match="could not be judged"):
+        list(table_analysis._run([(STATES[index], illegal, index, 0)], None, 1, None))
