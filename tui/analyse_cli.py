@@ -43,8 +43,10 @@ import saves
 from core.analysis import BLUNDER, MISTAKE, Analysis, Judgement, in_words, summarise
 from core.analysis.report import turning_points
 from saves.analysis import keep_in_file, kept_analysis, merged, read_game
+from saves.format import MAX_SEED
 from saves.replay import deck_of
 from table.analysis import NOT_FINISHED, AnalysisRefused, Progress, analyse
+from table.client.status import TICKET_ENV
 
 PROG = "mykerinos analyse"
 INTERRUPTED = 130
@@ -71,10 +73,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--save-dir", metavar="DIR", help="folder of the saved games")
     parser.add_argument(
-        "--seed", type=int, metavar="N",
+        "--seed", type=_seed, metavar="N",
         help="seed of the simulations (default: the kept analysis's, else 0)",
     )  # fmt: skip
     return parser.parse_args(argv)
+
+
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}")
+    return seed
 
 
 @dataclass
@@ -135,7 +147,7 @@ def main(argv: list[str]) -> int:
     """Run the command; returns its exit status (0; 2 for a game that cannot be analysed
     or a wrong option; 130 when stopped by Ctrl+C; 1 when the analysis failed)."""
     args = parse_args(argv)
-    if os.environ.get("MYKERINOS_TICKET") is not None:
+    if os.environ.get(TICKET_ENV) is not None:  # a door started this process
         _say("a door's session plays at the table server only")
         return 2
     try:
