@@ -161,7 +161,7 @@ HOSTILE: list[tuple[str, Edit, str]] = [
     ("seat-not-asked", lambda a: a.update(seats=[1 - a["decisions"][0]["seat"]]), "not asked"),
     ("falsely-complete", lambda a: a["decisions"].pop(), "complete"),
     ("unknown-field", _judgement(0, cheat=True), "unknown field `cheat`"),
-    ("not-an-object", lambda a: a.clear() or a.update(version="x"), "$.analysis"),
+    ("only-a-version", lambda a: [a.pop(key) for key in list(a) if key != "version"], "`seed`"),
     ("huge-loss", _judgement(0, loss=10**30), "$.analysis.decisions[0].loss"),
 ]
 
