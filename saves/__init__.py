@@ -12,6 +12,9 @@ The contract the terminal game uses::
     session.undo(); session.redo(); session.save_as("Sunday game")
     session.unsaved_moves; session.read_only; session.close()
     session.lines; session.standins     # a shared table's journal, kept by its export
+    session.analysis; session.analysis_problem  # the computer's analysis kept (checked)
+    session.keep_analysis(analysis)     # kept with the finished game, moves untouched
+    store.keep_analysis(name, analysis, actions)  # the same, for a game only read
     store.list(); store.latest_unfinished(); store.delete(name, force=False)
     saves.check_player_name(name)       # ValueError saying which character is refused
 

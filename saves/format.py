@@ -132,6 +132,13 @@ class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_def
     final scores), kept so that a second look is instant and it travels with the game."""
 
 
+class _Loaded(SaveFile, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A save as first decoded: its analysis kept as raw JSON, decoded on its own after,
+    so that an analysis that does not decode is left out alone, never the game."""
+
+    analysis: msgspec.Raw = msgspec.Raw(b"null")  # type: ignore[assignment]
+
+
 class Header(msgspec.Struct):
     """The first thing read from a file: what it claims to be, before trusting anything."""
 
@@ -149,10 +156,18 @@ def encode(save: SaveFile) -> bytes:
 
 def decode(path: Path, data: bytes) -> SaveFile:
     """The save in ``data`` (the bytes of ``path``), migrated to the current version, its
-    times made time-zone aware (UTC when the file gives none) and brought into range.
+    times made time-zone aware (UTC when the file gives none) and brought into range; an
+    analysis that does not decode is left out (see :func:`decode_game`).
 
     Raises :class:`SaveError` naming ``path`` for anything that is not a valid save.
     """
+    return decode_game(path, data)[0]
+
+
+def decode_game(path: Path, data: bytes) -> tuple[SaveFile, str | None]:
+    """:func:`decode`, and why the analysis kept in the file was left out (a sentence
+    naming ``path``), or None. Such an analysis never stops the game from loading: it is
+    the one field a player can do without, and it is made again on request."""
     data = _utf8_text(path, data)
     header = _peek(path, data)
     version = header.version
@@ -223,8 +238,11 @@ def _peek(path: Path, data: bytes) -> Header:
     return header
 
 
-def _decode_current(path: Path, data: bytes) -> SaveFile:
-    save = _decode(path, data, SaveFile)
+def _decode_current(path: Path, data: bytes) -> tuple[SaveFile, str | None]:
+    loaded = _decode(path, data, _Loaded)
+    analysis, problem = _analysis(path, loaded.analysis)
+    fields = {name: getattr(loaded, name) for name in SaveFile.__struct_fields__}
+    save = SaveFile(**{**fields, "analysis": analysis})
     try:
         check_texts(save)
         check_standins(save)
@@ -232,7 +250,23 @@ def _decode_current(path: Path, data: bytes) -> SaveFile:
         raise load_error(path, str(exc)) from None
     return msgspec.structs.replace(
         save, created=safe_time(save.created), updated=safe_time(save.updated)
-    )
+    ), problem
+
+
+def analysis_left_out(path: Path, problem: str) -> str:
+    """The sentence saying the analysis kept in ``path`` was left out, and why."""
+    return f"The computer's analysis kept in {path} was left out: {problem}. The game is whole."
+
+
+def _analysis(path: Path, raw: msgspec.Raw) -> tuple[core.analysis.Analysis | None, str | None]:
+    """The analysis in ``raw`` JSON, or None and why it was left out."""
+    try:
+        return msgspec.json.decode(raw, type=core.analysis.Analysis | None), None
+    except msgspec.ValidationError as exc:
+        where = str(exc).replace(" - at `$", " - at `$.analysis", 1)  # where in the file
+        return None, analysis_left_out(path, f"it does not match its format ({tame(where)})")
+    except (msgspec.DecodeError, RecursionError):
+        return None, analysis_left_out(path, "it is not valid JSON")
 
 
 _LONE_SURROGATE = re.compile(
@@ -338,12 +372,14 @@ __all__ = [
     "SaveFile",
     "SeatConfig",
     "TableLine",
+    "analysis_left_out",
     "check_new",
     "check_save",
     "check_seat",
     "check_standins",
     "check_texts",
     "decode",
+    "decode_game",
     "encode",
     "places",
     "safe_time",

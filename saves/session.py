@@ -27,8 +27,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import core
+from core.analysis import Analysis
 from core.levels import Level
 from saves import lock
+from saves.analysis import check_analysis, keep_in_file, kept_analysis, merged
 from saves.atomic import Exists, write_atomically
 from saves.errors import GameOpenElsewhere, ReadOnly, SaveError, TakenOver, write_error
 from saves.format import (
@@ -79,10 +81,12 @@ class Session:
         file_key: FileKey | None = None,
         watching: str | None = None,
         lock_problem: str | None = None,
+        analysis_problem: str | None = None,
     ) -> None:
         """Internal: use :meth:`new` or the ``SaveStore`` methods. ``states`` must be the
         replay of ``save`` (one more than its actions); ``file_key`` identifies the file
-        as read; ``watching`` (why the session is read-only) makes it read-only."""
+        as read; ``watching`` (why the session is read-only) makes it read-only;
+        ``analysis_problem`` why the file's analysis did not decode (it is left out)."""
         self.store = store
         self.name = name
         """The save's file stem in the store's folder."""
@@ -100,10 +104,14 @@ class Session:
         self._taken: TakenOver | None = None
         self._redo: list[tuple[list[core.Action], int]] = []
         """What each undo took back, and how many of the table's actions there were."""
-        self._take_file(save, states, file_key)
+        self._take_file(save, states, file_key, analysis_problem)
 
     def _take_file(
-        self, save: SaveFile, states: list[core.GameState], file_key: FileKey | None
+        self,
+        save: SaveFile,
+        states: list[core.GameState],
+        file_key: FileKey | None,
+        analysis_problem: str | None = None,
     ) -> None:
         """Make the game in memory the one in ``save`` (as read from the file)."""
         self.title = save.title
@@ -129,6 +137,13 @@ class Session:
         """How many of the first actions are still the ones the table's lines and
         stand-ins speak of (an exported shared game): an undo past them takes them back
         with it; the moves played here have none."""
+        self._analysis, self.analysis_problem = kept_analysis(
+            self.path, save, states, analysis_problem
+        )
+        """The analysis kept in the file, and why it was left out when it did not fit the
+        game (a sentence to show; see :mod:`saves.analysis`)."""
+        self._analysed = list(save.actions)
+        """The moves the analysis is of: it is kept only while they are the game's."""
 
     # ------------------------------------------------------------ starting
 
@@ -298,6 +313,43 @@ class Session:
             return []
         return made + [None] * (len(self.actions) - len(made))
 
+    @property
+    def analysis(self) -> Analysis | None:
+        """The computer's analysis kept with the game (checked against it on load), or
+        None; an undo of the finished game leaves it behind (it judged other moves)."""
+        return self._analysis if self.actions == self._analysed else None
+
+    def keep_analysis(self, analysis: Analysis) -> Analysis:
+        """Keep ``analysis`` of the finished game with it, merged with the one kept (see
+        ``saves.analysis.merged``), and return what is kept now. The moves are never
+        changed: a session that plays writes its own log as always (``updated`` stays);
+        a read-only one writes the file's own moves back, and only if they are still the
+        ones in this session (``saves.analysis.keep_in_file``).
+
+        Raises ``ValueError`` when ``analysis`` is not of this finished game, and
+        :class:`SaveError` when it cannot be written (a session that plays then keeps it
+        in memory, ``unsaved``, for its next save)."""
+        check_analysis(analysis, self.actions, self._states)
+        if not self.read_only and self._hold.claim is not None:
+            try:
+                with lock.writing(self.store.folder):
+                    self._check_holder()
+                    return self._keep_here(analysis)
+            except lock.CannotLock as exc:
+                raise write_error(self.path, exc.problem) from None
+            except TakenOver:
+                pass  # the other window plays it now: keep it in the file as a watcher
+        kept = keep_in_file(self.path, analysis, self.actions, save_folder=True)
+        self._analysis, self._analysed = kept, list(self.actions)
+        return kept
+
+    def _keep_here(self, analysis: Analysis) -> Analysis:
+        """As the game's holder, under the write lock: keep and write it."""
+        kept = merged(self.analysis, analysis, self.actions, self._states)
+        self._analysis, self._analysed = kept, list(self.actions)
+        self._write(touch=False)
+        return kept
+
     def states(self) -> list[core.GameState]:
         """The state before each action, then the current one (``len(actions) + 1``)."""
         return list(self._states)
@@ -380,9 +432,10 @@ class Session:
 
     # ------------------------------------------------------------ saving
 
-    def to_save(self) -> SaveFile:
-        """The save file of the game as it stands (``updated`` is now)."""
-        self.updated = self.store.now()
+    def to_save(self, *, touch: bool = True) -> SaveFile:
+        """The save file of the game as it stands (``updated`` is now, if ``touch``)."""
+        if touch:
+            self.updated = self.store.now()
         return SaveFile(
             format=FORMAT,
             version=VERSION,
@@ -396,6 +449,7 @@ class Session:
             cards=self.cards,
             lines=self.lines,
             standins=self.standins,
+            analysis=self.analysis,
         )
 
     def save(self) -> None:
@@ -421,16 +475,34 @@ class Session:
             self.lock_problem = exc.problem
             raise write_error(self.path, exc.problem) from None
 
-    def _write(self, *, exclusive: bool = False) -> None:
+    def _write(self, *, exclusive: bool = False, touch: bool = True) -> None:
         """Write the log (the caller holds the game and the write lock)."""
+        if not exclusive:
+            self._take_kept_analysis()
         try:
-            write_atomically(self.path, encode(self.to_save()), exclusive=exclusive)
+            write_atomically(self.path, encode(self.to_save(touch=touch)), exclusive=exclusive)
         except SaveError:
             self.unsaved = True
             raise
         self.unsaved = False
         self._on_disk = list(self.actions)
         self._file_key = self.store.file_key(self.name)
+
+    def _take_kept_analysis(self) -> None:
+        """Under the write lock, before writing a finished game: an analysis that another
+        process kept in the file since this session last wrote it (``mykerinos analyse``,
+        a replay's ``keep_analysis``) is taken in, when it is of these very moves, so that
+        this write does not drop it. Only when the file changed: a cheap check."""
+        if not self.finished or self.store.file_key(self.name) == self._file_key:
+            return
+        try:
+            save, states, _, problem = self.store.read_noted(self.name)
+        except SaveError:
+            return  # the write replaces it with the game in memory, as always
+        analysis, _ = kept_analysis(self.path, save, states, problem)
+        if analysis is not None and save.actions == self.actions:
+            self._analysis = merged(self.analysis, analysis, self.actions, self._states)
+            self._analysed = list(self.actions)
 
     def _check_holder(self) -> None:
         """Under the write lock: raise :class:`TakenOver` unless this session still holds
@@ -517,9 +589,9 @@ class Session:
         key = self.store.file_key(self.name)
         if key == self._file_key:
             return False
-        save, states, key = self.store.read_keyed(self.name)
+        save, states, key, left_out = self.store.read_noted(self.name)
         changed = save.actions != self.actions or list(save.players) != self.seats
-        self._take_file(save, states, key)
+        self._take_file(save, states, key, left_out)
         self._redo.clear()
         return changed
 

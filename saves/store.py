@@ -25,7 +25,9 @@ import msgspec
 import platformdirs
 
 import core
+from core.analysis import Analysis
 from saves import lock
+from saves.analysis import keep_in_file
 from saves.atomic import is_temp_file
 from saves.errors import (
     GameOpenElsewhere,
@@ -35,7 +37,7 @@ from saves.errors import (
     load_error,
     write_error,
 )
-from saves.format import EARLIEST, LATEST, MAX_FILE_BYTES, SaveFile, decode, safe_time
+from saves.format import EARLIEST, LATEST, MAX_FILE_BYTES, SaveFile, decode_game, safe_time
 from saves.names import LOCK_SUFFIX, SUFFIX, check_name, save_path
 from saves.replay import replay
 from saves.session import Session
@@ -145,10 +147,16 @@ class SaveStore:
 
     def read_keyed(self, name: str) -> tuple[SaveFile, list[core.GameState], FileKey]:
         """:meth:`read`, with the :data:`FileKey` of the very bytes read."""
+        save, states, key, _ = self.read_noted(name)
+        return save, states, key
+
+    def read_noted(self, name: str) -> tuple[SaveFile, list[core.GameState], FileKey, str | None]:
+        """:meth:`read_keyed`, and why an analysis kept in the file that does not decode
+        was left out (see ``saves.format.decode_game``), or None."""
         path = self.path(name)
         data, key = read_capped(path)
-        save = decode(path, data)
-        return save, replay(path, save), key
+        save, problem = decode_game(path, data)
+        return save, replay(path, save), key, problem
 
     def open(self, name: str) -> Session:
         """The game saved as ``name``, to play on, holding its lock until
@@ -158,7 +166,7 @@ class SaveStore:
         When the folder cannot hold the lock (read-only, no lock support), the game still
         opens: ``session.lock_problem`` says why, and moves are not saved.
         """
-        save, states, key = self.read_keyed(name)
+        save, states, key, left_out = self.read_noted(name)
         claim, problem = None, None
         try:
             with lock.writing(self.folder):
@@ -167,12 +175,15 @@ class SaveStore:
             problem = exc.problem
         if claim is not None and self.file_key(name) != key:
             try:  # its last holder saved it between our reading and claiming: read again
-                save, states, key = self.read_keyed(name)
+                save, states, key, left_out = self.read_noted(name)
             except SaveError:
                 lock.release(claim)
                 raise
         self._remove_leftovers(name, older_than=LEFTOVER_AGE)
-        return Session(self, name, save, states, claim=claim, file_key=key, lock_problem=problem)
+        return Session(
+            self, name, save, states, claim=claim, file_key=key, lock_problem=problem,
+            analysis_problem=left_out,
+        )  # fmt: skip
 
     load = open
     """The older name of :meth:`open`."""
@@ -181,11 +192,13 @@ class SaveStore:
         """The game saved as ``name``, read-only: it never writes, takes no lock, and
         follows the file with ``Session.refresh()``. Raises :class:`SaveError` as
         :meth:`open` does."""
-        save, states, key = self.read_keyed(name)
+        save, states, key, left_out = self.read_noted(name)
         holder = lock.held_elsewhere(self.folder, name)
         where = f" (open {_describe(holder)})" if holder is not None else ""
         reason = f"You are watching the game {name!r}{where}; take it over to play."
-        return Session(self, name, save, states, file_key=key, watching=reason)
+        return Session(
+            self, name, save, states, file_key=key, watching=reason, analysis_problem=left_out
+        )
 
     def take_over(self, name: str) -> Session:
         """The game saved as ``name``, to play on, even if another process holds it: that
@@ -200,11 +213,25 @@ class SaveStore:
         except lock.CannotLock as exc:
             raise write_error(self.path(name), exc.problem) from None
         try:
-            save, states, key = self.read_keyed(name)
+            save, states, key, left_out = self.read_noted(name)
         except SaveError:
             lock.release(claim)
             raise
-        return Session(self, name, save, states, claim=claim, file_key=key)
+        return Session(
+            self, name, save, states, claim=claim, file_key=key, analysis_problem=left_out
+        )
+
+    def keep_analysis(
+        self, name: str, analysis: Analysis, actions: list[core.Action] | tuple[core.Action, ...]
+    ) -> Analysis:
+        """Keep ``analysis`` of the finished game ``actions`` in save ``name``, even when
+        the game is open elsewhere or was only read (``mykerinos analyse NAME``): under
+        the folder's write lock, the file is read again and written back with its own
+        moves, atomically, refused when they are not ``actions`` any more. Returns what is
+        kept (merged with the analysis kept before); raises :class:`SaveError` naming the
+        file, ``ValueError`` for an analysis of another game (see
+        :func:`saves.analysis.keep_in_file`)."""
+        return keep_in_file(self.path(name), analysis, actions, save_folder=True)
 
     def open_elsewhere(self, name: str) -> str | None:
         """Who has game ``name`` open in another process, in words, or None."""

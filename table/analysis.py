@@ -4,10 +4,18 @@ for each decision in worker processes and reports its progress.
 The workers are started with ``spawn``: a fresh interpreter that inherits none of this
 process's descriptors (a door session's terminal, a table server's socket, a save's lock),
 and each dies with this process (:func:`table.lifeline.die_with`), even after a kill -9.
-They run at a lower priority (``os.nice``), so that the game's own screen stays quick.
-Stopping (``stop``) terminates them at once and keeps the decisions already judged.
+They run at a lower priority (``os.nice``), so that the game's own screen stays quick,
+and ignore Ctrl+C (the terminal sends it to the whole process group: the one that started
+them decides, and stops them). Stopping (``stop``) terminates them at once and keeps the
+decisions already judged.
 
-Blocking: call it from a thread (the screens do, through a Textual thread worker).
+Blocking: call it from a thread (the screens do, through a Textual thread worker). On
+Linux the workers are killed when the *thread* that started them ends (the parent-death
+signal is per thread): :func:`analyse` ends its workers before it returns anyway.
+
+:class:`SessionAnalysis` is the :class:`AnalysisSource` of a game of this machine (a
+``saves.Session``; a local game screen builds it from ``LocalSeat.session``): the analysis
+kept in the save first, then made and kept there.
 """
 
 from __future__ import annotations
@@ -15,14 +23,19 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from multiprocessing.pool import Pool
+from typing import TYPE_CHECKING, Final, Protocol
 
 import core
 from core.analysis import ANALYSIS_VERSION, Analysis, Judgement, decisions, judge
+
+if TYPE_CHECKING:
+    import saves
 
 NICE: Final = 5
 """How much lower the workers' priority is than the process that starts them."""
@@ -45,6 +58,7 @@ def _start_worker(parent: int, cards: str | None) -> None:
     from table.lifeline import die_with
 
     die_with(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to act on
     with contextlib.suppress(OSError):
         os.nice(NICE)
     if cards is not None:
@@ -80,13 +94,19 @@ def analyse(
     default): ``kept``'s judgements of this version are reused, the others made with
     ``workers`` processes (every core by default). ``cards`` is the game's cards file when
     not the built-in deck. ``progress`` is called (in this thread) after each judgement;
-    ``stop`` set ends it at once, with ``complete`` False and what was done kept."""
+    ``stop`` set ends it at once, with ``complete`` False and what was done kept (a stop
+    set before the call starts no process). A worker that dies (killed, out of memory)
+    or a judgement that fails raises :class:`AnalysisRefused` holding what was done
+    (``partial``).
+
+    The result holds ``seats``' decisions only: ``saves`` merges it with what is kept."""
     states = core.replay(start, actions)
     chosen = tuple(sorted(set(range(start.player_count) if seats is None else seats)))
     wanted = decisions(states, actions, chosen)
     judged: dict[int, Judgement] = {}
     if kept is not None and kept.version == ANALYSIS_VERSION and kept.seed == seed:
-        judged = {j.index: j for j in kept.decisions if j.index in set(wanted)}
+        asked = set(wanted)
+        judged = {j.index: j for j in kept.decisions if j.index in asked}
     todo = [index for index in wanted if index not in judged]
     began = time.monotonic()
 
@@ -98,19 +118,25 @@ def analyse(
         left = elapsed / fresh * (len(todo) - fresh) if fresh else None
         progress(Progress(len(judged), len(wanted), elapsed, left))
 
+    def done() -> Analysis:
+        kept_ones = tuple(judged[index] for index in sorted(judged))
+        return Analysis(
+            version=ANALYSIS_VERSION,
+            seed=seed,
+            seats=chosen,
+            decisions=kept_ones,
+            complete=len(kept_ones) == len(wanted),
+        )
+
     tell()
     jobs = [(states[index], actions[index], index, seed) for index in todo]
-    for judgement in _run(jobs, cards, workers or workers_default(), stop):
-        judged[judgement.index] = judgement
-        tell()
-    kept_ones = tuple(judged[index] for index in sorted(judged))
-    return Analysis(
-        version=ANALYSIS_VERSION,
-        seed=seed,
-        seats=chosen,
-        decisions=kept_ones,
-        complete=len(kept_ones) == len(wanted),
-    )
+    try:
+        for judgement in _run(jobs, cards, workers or workers_default(), stop):
+            judged[judgement.index] = judgement
+            tell()
+    except _WorkerDied as exc:
+        raise AnalysisRefused(str(exc), done()) from None
+    return done()
 
 
 def _made(judged: dict[int, Judgement], todo: list[int]) -> int:
@@ -123,13 +149,13 @@ def _run(
     workers: int,
     stop: threading.Event | None,
 ) -> Iterator[Judgement]:
-    """Each job's judgement as it comes (in any order), until done or ``stop``."""
-    if not jobs:
+    """Each job's judgement as it comes (in any order), until done or ``stop``; raises
+    :class:`_WorkerDied` when a worker ended before its job was done (the pool would
+    wait for it for ever) or a judgement raised."""
+    if not jobs or (stop is not None and stop.is_set()):
         return
-    context = multiprocessing.get_context("spawn")
-    pool = context.Pool(
-        min(workers, len(jobs)), initializer=_start_worker, initargs=(os.getpid(), cards)
-    )
+    pool = start_pool(min(workers, len(jobs)), cards)
+    started = list(getattr(pool, "_pool", ()))  # the workers a job may be lost with
     try:
         results = pool.imap_unordered(_judge, jobs)
         for _ in jobs:
@@ -139,13 +165,26 @@ def _run(
                 try:
                     judgement = results.next(timeout=POLL)
                 except multiprocessing.TimeoutError:
+                    if any(worker.exitcode is not None for worker in started):
+                        raise _WorkerDied(WORKER_DIED) from None
                     continue
+                except Exception as exc:  # raised by judge in a worker: a bug, said
+                    raise _WorkerDied(f"{JUDGE_FAILED} ({type(exc).__name__})") from None
                 break
             if judgement is not None:
                 yield judgement
     finally:
         pool.terminate()
         pool.join()
+
+
+def start_pool(workers: int, cards: str | None) -> Pool:
+    """``workers`` spawned processes ready to judge: fresh interpreters that inherit no
+    descriptor of this process, die with it, run at a lower priority, ignore Ctrl+C and
+    play with ``cards`` (a cards file's text; None: the built-in deck). The caller
+    terminates it."""
+    context = multiprocessing.get_context("spawn")
+    return context.Pool(workers, initializer=_start_worker, initargs=(os.getpid(), cards))
 
 
 class AnalysisSource(Protocol):
@@ -170,4 +209,82 @@ class AnalysisSource(Protocol):
 
 
 class AnalysisRefused(Exception):
-    """The analysis cannot be made: the message is a sentence for the player."""
+    """The analysis cannot be made: the message is a sentence for the player.
+    ``partial`` is what was judged before it failed, if anything was (to keep)."""
+
+    def __init__(self, message: str, partial: Analysis | None = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+class _WorkerDied(Exception):
+    """A worker process ended in the middle of the analysis, or its judgement failed."""
+
+
+WORKER_DIED: Final = (
+    "A worker process of the analysis ended before its work was done (killed, or out of "
+    "memory?); what was judged is kept."
+)
+JUDGE_FAILED: Final = "A decision could not be judged; what was judged is kept"
+NOT_FINISHED: Final = "a game can be analysed once it is over"
+
+
+class SessionAnalysis:
+    """The :class:`AnalysisSource` of a game of this machine: a ``saves.Session`` (a local
+    game screen has it as ``LocalSeat.session``; a replay of a saved game, from
+    ``SaveStore.watch``). What is kept comes from the save (checked on load); what is made
+    is kept in it, merged with the rest, even when stopped part-way."""
+
+    def __init__(self, session: saves.Session, *, workers: int | None = None) -> None:
+        self.session = session
+        self.workers = workers
+        """Worker processes (None: every core)."""
+        self.note: str | None = session.analysis_problem
+        """A sentence to show beside the analysis, or None: why the kept one was left out
+        (it did not fit the game), or why the new one could not be kept with it."""
+
+    @property
+    def kept(self) -> Analysis | None:
+        return self.session.analysis
+
+    def run(
+        self,
+        seats: tuple[int, ...] | None,
+        progress: Callable[[Progress], None],
+        stop: threading.Event,
+    ) -> Analysis:
+        """See :meth:`AnalysisSource.run`; returns the whole analysis kept now (every
+        player's judged decisions, not only ``seats``'). Refused for a game not over."""
+        session = self.session
+        if not session.finished:
+            raise AnalysisRefused(f"The game is not finished: {NOT_FINISHED}.")
+        kept = session.analysis
+        states, actions = session.states(), list(session.actions)
+        try:
+            made = analyse(
+                states[0],
+                actions,
+                seats=seats,
+                seed=0 if kept is None else kept.seed,
+                kept=kept,
+                cards=session.cards,
+                workers=self.workers,
+                progress=progress,
+                stop=stop,
+            )
+        except AnalysisRefused as exc:
+            if exc.partial is not None:
+                self._keep(exc.partial)
+            raise
+        return self._keep(made)
+
+    def _keep(self, made: Analysis) -> Analysis:
+        import saves
+        from saves.analysis import merged
+
+        session = self.session
+        try:
+            return session.keep_analysis(made)
+        except saves.SaveError as exc:
+            self.note = f"The analysis is shown but could not be kept with the game: {exc}"
+        return merged(session.analysis, made, session.actions, session.states())

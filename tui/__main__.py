@@ -32,6 +32,7 @@ SUBCOMMANDS = (
     ("status", "say in one line where it is your turn at the tables"),
     ("players", "the players who come in through the SSH door, by their keys"),
     ("invite", "a one-time code (with --web, a link) that lets a friend in"),
+    ("analyse", "the computer's analysis of a finished game (NAME or FILE; --json)"),
 )
 """The commands ``main`` hands on, with the line ``mykerinos --help`` shows for each: the
 game's own parser never sees them, so its help names them (each has its own ``--help``)."""
@@ -147,8 +148,9 @@ def has_terminal() -> bool:
 
 def main(argv: list[str] | None = None, driver: type[Driver] | None = None) -> int:
     """Run the game (or ``mykerinos serve …``, the table server, ``mykerinos status``,
-    where it is your turn, or ``mykerinos players …`` and ``mykerinos invite``, who may
-    come in through a door); returns the process exit code. An unexpected error before or
+    where it is your turn, ``mykerinos players …`` and ``mykerinos invite``, who may
+    come in through a door, or ``mykerinos analyse``, a finished game's analysis);
+    returns the process exit code. An unexpected error before or
     after the app runs (inside it, the app has its own report) prints one line saying
     where its crash report is, never a traceback, and exits 1."""
     argv = sys.argv[1:] if argv is None else argv
@@ -164,6 +166,10 @@ def main(argv: list[str] | None = None, driver: type[Driver] | None = None) -> i
         from table.host.players_cli import main as players
 
         return players(argv)
+    if argv[:1] == ["analyse"]:
+        from tui.analyse_cli import main as analyse
+
+        return analyse(argv[1:])
     args = parse_args(argv)
     try:
         return _run(args, driver)
