@@ -45,27 +45,29 @@ def _finished(store: saves.SaveStore) -> saves.Session:
     return session
 
 
-def _margins(state: core.GameState) -> tuple[float, ...]:
-    scores = [float(p.score) for p in state.players]
+def _final_margins(state: core.GameState) -> tuple[float, ...]:
+    totals = {score.seat: float(score.total) for score in core.final_scores(state).players}
     return tuple(
-        score - max(s for other, s in enumerate(scores) if other != seat)
-        for seat, score in enumerate(scores)
+        totals[seat] - max(t for other, t in totals.items() if other != seat) for seat in totals
     )
 
 
 def prepared(states: list[core.GameState], actions: list[core.Action]) -> Analysis:
     """An analysis of every decision, made up but faithful in form: the best move another
-    legal one (a placement when there is one) where something was lost, the margins those
-    of the scores after the decision, the last season's decisions exact."""
+    legal one (a placement when there is one) where something was lost, the margins
+    drifting from level towards the final ones, the last season's decisions exact."""
     rng = random.Random(27)
+    final = _final_margins(states[-1])
     judged = []
     for index in decisions(states, actions):
         state, played = states[index], actions[index]
         legal = [a for a in core.legal_actions(state) if a != played]
         others = sorted(legal, key=lambda a: (not core.placed_spaces(a), core.format_action(a)))
-        loss = rng.choice((0.0, 0.0, 0.0, 0.3, 0.8, 1.4, 2.6, 3.3, 7.5))
+        loss = round(rng.random() ** 5 * 9, 1)
         best = others[0] if loss else played
-        value = _margins(states[index + 1])[state.current]
+        part = index / len(actions)
+        margins = tuple(round(m * part + rng.uniform(-1.5, 1.5) * (1 - part), 2) for m in final)
+        value = margins[state.current]
         judged.append(
             Judgement(
                 index=index,
@@ -75,7 +77,7 @@ def prepared(states: list[core.GameState], actions: list[core.Action]) -> Analys
                 best=core.format_action(best),
                 loss=loss,
                 values={core.format_action(played): value, core.format_action(best): value + loss},
-                margins=_margins(states[index + 1]),
+                margins=margins,
                 exact=state.season == 4 and index >= len(actions) - 6,
             )
         )
@@ -188,7 +190,8 @@ async def test_a_on_the_final_scores_shows_the_kept_analysis_at_once(store, sour
         assert "Mistake: loses ≥ 2.0 points" in words and "blunder: ≥ 5.0" in words
         assert "Judged exactly: 6 of" in words
         first = str(screen.query_one(OptionList).get_option_at_index(0).prompt)
-        assert first.startswith("Blunder  Season ") and "would have been worth 7.5" in first
+        biggest = max(j.loss for j in source.full.decisions)
+        assert first.startswith("Blunder  Season ") and f"worth {biggest:.1f} points" in first
         assert "esc  Close" in _keys(screen)
         await pilot.press("escape")
         assert isinstance(app.screen, FinalScreen)
@@ -332,8 +335,12 @@ async def test_the_report_fits_80x24_and_scrolls(store, source) -> None:
         await settle(pilot, lambda: screen.query_one(OptionList).option_count == 3)
         report = screen.query_one("#analysis-report")
         assert report.max_scroll_y > 0
-        for widget in (screen.query_one(KeysBar), report, screen.query_one(MarginChart)):
+        for widget in (screen.query_one(KeysBar), report):
             assert widget.region.right <= 80 and widget.region.bottom <= 24
+        chart = screen.query_one(MarginChart)
+        assert chart.region.right <= 80
+        drawn = chart.render().plain.splitlines()
+        assert len(drawn) == chart.size.height and max(map(len, drawn)) <= chart.size.width
         await pilot.press("pagedown", "pagedown", "pagedown")
         assert report.scroll_y == report.max_scroll_y
 
@@ -451,3 +458,32 @@ class TestSnapshots:
         assert snap_compare(
             app_for(store, resume="snap"), terminal_size=(80, 24), run_before=open_moment
         )
+
+
+async def test_quitting_the_app_stops_the_work(store, source) -> None:
+    """The app ending with the analysis under way stops it: nothing keeps it waiting."""
+    source._kept = None
+    source.go = threading.Semaphore(0)
+    app = app_for(store, resume="snap")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _analysis_from_final_scores(pilot)
+        stop = screen._stop
+        app.exit()
+    assert stop.is_set()
+
+
+async def test_a_better_room_is_bracketed_in_the_museum(store, finished, source) -> None:
+    """A better booking (or Sir Brown) brackets its room in the Museum, and is said."""
+    booking = next(
+        j for j in source.full.decisions if isinstance(core.parse_action(j.best), core.BookRoom)
+    )
+    room = core.parse_action(booking.best).room
+    app = app_for(store, resume="snap")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        history = (finished.states(), list(finished.actions))
+        app.push_screen(ReplayScreen(history, start=booking.index, better=booking))
+        replay = await _replay_open(pilot)
+        assert replay.query_one(MuseumView).legal == frozenset({room})
+        assert replay.query_one(RegionView).picture.placed == ()
+        assert _words(replay, "#replay-better").startswith("Better: booking the ")

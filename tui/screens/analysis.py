@@ -137,8 +137,8 @@ class AnalysisScreen(Screen[None]):
             yield ProgressBar(show_eta=True, id="bar")
             yield Static(id="progress-words", markup=False)
         with VerticalScroll(id="analysis-report", can_focus=False):  # the keys scroll it
-            yield Static(id="state-words", markup=False)
             yield Static(id="summary")
+            yield Static(id="state-words", markup=False)
             yield Static(id="turning-heading", classes="heading", markup=False)
             yield OptionList(id="turning")
             yield Static(id="chart-heading", classes="heading", markup=False)
@@ -154,6 +154,8 @@ class AnalysisScreen(Screen[None]):
         else:
             self._start()
         self.show()
+        report = self.query_one("#analysis-report")
+        self.call_after_refresh(report.scroll_home, animate=False)  # not to the focused list
 
     def _complete(self, analysis: Analysis | None) -> bool:
         """Every decision of every player is judged."""
