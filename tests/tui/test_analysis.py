@@ -149,7 +149,9 @@ async def _analysis_from_final_scores(pilot) -> AnalysisScreen:
     assert isinstance(pilot.app.screen, FinalScreen)
     await pilot.press("a")
     await settle(pilot, lambda: isinstance(pilot.app.screen, AnalysisScreen))
-    return pilot.app.screen
+    screen = pilot.app.screen
+    assert isinstance(screen, AnalysisScreen)
+    return screen
 
 
 def _text(screen, selector: str) -> str:
@@ -477,7 +479,9 @@ async def test_a_better_room_is_bracketed_in_the_museum(store, finished, source)
     booking = next(
         j for j in source.full.decisions if isinstance(core.parse_action(j.best), core.BookRoom)
     )
-    room = core.parse_action(booking.best).room
+    action = core.parse_action(booking.best)
+    assert isinstance(action, core.BookRoom)
+    room = action.room
     app = app_for(store, resume="snap")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -487,3 +491,49 @@ async def test_a_better_room_is_bracketed_in_the_museum(store, finished, source)
         assert replay.query_one(MuseumView).legal == frozenset({room})
         assert replay.query_one(RegionView).picture.placed == ()
         assert _words(replay, "#replay-better").startswith("Better: booking the ")
+
+
+class JudgeSource(FakeSource):
+    """The real judge, in this process, with few simulations, on the end of the game only
+    (the last :data:`LAST` decisions, most of them exact): the screens on true judgements."""
+
+    LAST = 8
+
+    def __init__(self, session: saves.Session) -> None:
+        super().__init__(Analysis(ANALYSIS_VERSION, 0, (0, 1, 2), (), complete=True))
+        self._kept = None
+        self.states, self.actions = session.states(), list(session.actions)
+
+    def run(self, seats, progress, stop: threading.Event) -> Analysis:
+        from core.analysis import judge
+
+        wanted = decisions(self.states, self.actions)[-self.LAST :]
+        judged = []
+        for index in wanted:
+            judgement = judge(self.states[index], self.actions[index], index, simulations=3)
+            assert judgement is not None
+            judged.append(judgement)
+            progress(Progress(len(judged), len(wanted), 0.1, None))
+        return Analysis(ANALYSIS_VERSION, 0, (0, 1, 2), tuple(judged), complete=True)
+
+
+async def test_true_judgements_of_the_end_of_the_game(store, finished, monkeypatch) -> None:
+    """Judged for real: the end of season 4 is exact, and a better survey choice (a parcel
+    to take) is said in words in the replay, nothing drawn on the region."""
+    source = JudgeSource(finished)
+    monkeypatch.setattr(table.analysis, "SessionAnalysis", lambda session: source, raising=False)
+    app = app_for(store, resume="snap")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _analysis_from_final_scores(pilot)
+        await settle(pilot, lambda: not screen.running)
+        assert screen.analysis is not None and len(screen.analysis.decisions) == JudgeSource.LAST
+        assert "Judged exactly: " in _text(screen, "#state-words")
+        first = screen._shown[0]
+        assert first.exact and first.loss == max(j.loss for j in screen.analysis.decisions)
+        await pilot.press("enter")
+        replay = await _replay_open(pilot)
+        better = _words(replay, "#replay-better")
+        assert better.startswith("Better: taking parcel P") and better.endswith(
+            f"(+{first.loss:.1f} exactly) · played: {first.played}"
+        )
+        assert replay.query_one(RegionView).picture.placed == ()

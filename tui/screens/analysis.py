@@ -94,7 +94,8 @@ class AnalysisScreen(Screen[None]):
         Binding("pagedown", "scroll(1)", "Scroll", key_display="PgDn", priority=True),
         Binding("pageup", "scroll(-1)", "Scroll", show=False, priority=True),
         Binding("escape", "stop", "Stop, keep what is done"),
-        Binding("escape,q", "close", "Close"),
+        Binding("escape", "close", "Close"),
+        Binding("q", "close_now", "Close", show=False),
     ]
 
     def __init__(
@@ -258,6 +259,10 @@ class AnalysisScreen(Screen[None]):
         self._stop.set()
         self.dismiss(None)
 
+    def action_close_now(self) -> None:
+        """q: close even while it runs (what is done is kept, as with Esc)."""
+        self.action_close()
+
     def action_go_on(self) -> None:
         self._start()
         self.show()
@@ -303,9 +308,10 @@ class AnalysisScreen(Screen[None]):
         who = "all players" if self.only is None else look.seat_name(self.states[0], self.only)
         turning = turning_points(judged, self.only)
         self._shown = turning
-        self.query_one("#turning-heading", Static).update(
-            f"Turning points · {who}" + (" · Enter: replay that moment" if turning else "")
-        )
+        after = " · Enter: replay that moment" if turning else ""
+        if judged and not turning:
+            after = " · none: no decision judged lost anything"
+        self.query_one("#turning-heading", Static).update(f"Turning points · {who}{after}")
         options = self.query_one(OptionList)
         options.clear_options()
         options.add_options([self._turning_line(j) for j in turning])
