@@ -91,7 +91,7 @@ class FakeSource:
 
     def __init__(self, full: Analysis, *, kept: int | None = None, slow: bool = False) -> None:
         self.full = full
-        self._kept = full if kept is None else self._part(full.decisions[:kept])
+        self._kept: Analysis | None = full if kept is None else self._part(full.decisions[:kept])
         self.go = threading.Semaphore(0) if slow else None
         self.refusal: str | None = None
         self.runs = 0
