@@ -24,7 +24,7 @@ from core.analysis import ANALYSIS_VERSION, Analysis, Judgement, decisions
 from table.analysis import AnalysisRefused, Progress
 from tests.tui.conftest import HOT_SEAT_3, app_for, play_until, session_for, settle
 from tui import charts
-from tui.screens.analysis import AnalysisScreen, time_left
+from tui.screens.analysis import AnalysisScreen, time_left, viewer_of
 from tui.screens.replay import ReplayScreen
 from tui.screens.summary import FinalScreen
 from tui.widgets.keys import KeysBar
@@ -142,13 +142,20 @@ def source(finished: saves.Session, monkeypatch: pytest.MonkeyPatch) -> FakeSour
     return fake
 
 
+def _shown_at_once(screen) -> bool:
+    """The analysis screen is laid out, with what it shows before any work is done."""
+    if not isinstance(screen, AnalysisScreen) or not screen.query(KeysBar):
+        return False
+    return bool(str(screen.query_one("#state-words", Static).render()))
+
+
 async def _analysis_from_final_scores(pilot) -> AnalysisScreen:
     """The player's way in: the finished game, its final scores, a."""
     await pilot.pause()
     await pilot.press("f")
     assert isinstance(pilot.app.screen, FinalScreen)
     await pilot.press("a")
-    await settle(pilot, lambda: isinstance(pilot.app.screen, AnalysisScreen))
+    await settle(pilot, lambda: _shown_at_once(pilot.app.screen))
     screen = pilot.app.screen
     assert isinstance(screen, AnalysisScreen)
     return screen
@@ -537,3 +544,26 @@ async def test_true_judgements_of_the_end_of_the_game(store, finished, monkeypat
             f"(+{first.loss:.1f} exactly) · played: {first.played}"
         )
         assert replay.query_one(RegionView).picture.placed == ()
+
+
+def test_the_viewer_is_the_one_seat_decided_here() -> None:
+    assert viewer_of(lambda seat: seat == 1, 3) == 1
+    assert viewer_of(lambda seat: True, 3) is None  # hot seat: nobody is "you"
+    assert viewer_of(lambda seat: False, 3) is None  # watching
+
+
+async def test_the_player_here_is_told_you(store, finished, source) -> None:
+    """With the player at this terminal known, their row says (you) and their turning
+    points are told "your … you …"."""
+    app = app_for(store, resume="snap")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        history = (finished.states(), list(finished.actions))
+        app.push_screen(AnalysisScreen(*history, source, title="Mine", viewer=0))
+        await settle(pilot, lambda: _shown_at_once(app.screen))
+        screen = app.screen
+        assert isinstance(screen, AnalysisScreen)
+        assert "B Ann (you)" in _text(screen, "#summary")
+        await pilot.press("p")
+        first = str(screen.query_one(OptionList).get_option_at_index(0).prompt)
+        assert ", your " in first and ": you " in first

@@ -89,9 +89,11 @@ def players_of(source: saves.Session | None, state: core.GameState) -> list[Play
 
 def show_saved(screen: Screen[Any], name: str, store: saves.SaveStore) -> None:
     """Push the replay of the saved game ``name`` over ``screen``'s app, read without
-    taking the game (another window may be playing it); a save that cannot be read is
-    said in a notice."""
+    taking the game (another window may be playing it), with its analysis once it is over
+    (its one human player told as "you"); a save that cannot be read is said in a notice."""
     import saves
+    from tui.local_games import local_analysis
+    from tui.screens.analysis import viewer_of
 
     try:
         session = store.watch(name)
@@ -99,11 +101,8 @@ def show_saved(screen: Screen[Any], name: str, store: saves.SaveStore) -> None:
         screen.notify(str(exc), title="Cannot open", severity="error", timeout=10, markup=False)
         return
     session.close()
-    from tui.local_games import local_analysis
-    from tui.screens.analysis import viewer_of
-
-    humans = [seat.kind == "human" for seat in session.seats]
-    viewer = viewer_of(humans.__getitem__, len(humans))
+    seats = session.seats
+    viewer = viewer_of(lambda seat: seats[seat].kind == "human", len(seats))
     screen.app.push_screen(ReplayScreen(session, analysis=local_analysis(session), viewer=viewer))
 
 
