@@ -1,5 +1,6 @@
 """Pictures of the scores, drawn with block characters as Rich `Text`: how the points grew
-season by season, and where each player's final points came from.
+season by season, where each player's final points came from, and (the computer's
+analysis) each player's expected final margin over the game's decisions.
 
 Pure functions of the game's states (no Textual), sized by the caller. Every picture reads
 without colour (NO_COLOR): each bar carries its player's letter, each segment the letter
@@ -8,14 +9,18 @@ of what it counts, and the numbers are written beside or above the bars.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
 
 import core
 from tui import look
+
+if TYPE_CHECKING:
+    from core.analysis import Judgement
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"
 """A bar's top cell by eighths of a row, empty to full."""
@@ -152,3 +157,86 @@ def source_legend() -> Text:
     text.append("exhibition by patron  ", look.DIM)
     text.append(f"{SERIES_LETTER} series", look.DIM)
     return text
+
+
+MEET = "*"
+"""Where two players' expected margins fall in the same cell of :func:`margin_chart`."""
+AXIS = 5
+"""Cells of the margin chart's left axis: a signed value (``+12``, ``-8``) and its tick."""
+
+
+def margin_chart(
+    state: core.GameState,
+    judgements: Sequence[Judgement],
+    rows: int,
+    width: int,
+    seats: Collection[int] | None = None,
+) -> Text:
+    """Every player's (or ``seats``') expected final margin after each judged decision, in
+    game order from left to right: each as its player's letter (in its colour), higher
+    for a larger margin, ``rows`` tall in ``width`` cells, the zero line drawn ``─`` with
+    its value on the axis, then the seasons under the decisions they hold. When there are
+    more decisions than columns, a column holds the mean of its decisions. A cell where two
+    players meet shows :data:`MEET`, so that it reads without colour (NO_COLOR)."""
+    chosen = sorted(range(state.player_count) if seats is None else seats)
+    columns = _margin_columns(judgements, max(width - AXIS, 1))
+    values = [m for _, margins in columns for seat, m in enumerate(margins) if seat in chosen]
+    top, bottom = max([0.0, *values]), min([0.0, *values])
+    if top - bottom < 1:
+        top, bottom = top + 0.5, bottom - 0.5  # a flat game still shows its zero line
+
+    def row_of(value: float) -> int:
+        return round((top - value) * (rows - 1) / (top - bottom))
+
+    zero = row_of(0.0)
+    grid: list[list[tuple[str, Style]]] = [
+        [("─" if row == zero else " ", look.DIM) for _ in columns] for row in range(rows)
+    ]
+    for column, (_, margins) in enumerate(columns):
+        for seat in chosen:
+            row = row_of(margins[seat])
+            mark = look.seat_letter(state, seat)
+            met = grid[row][column][0] not in ("─", " ")
+            grid[row][column] = (
+                (MEET, Style(bold=True)) if met else (mark, look.seat_style(state, seat))
+            )
+    labels = {row_of(top): f"{top:+.0f}", zero: "0", row_of(bottom): f"{bottom:+.0f}"}
+    lines = []
+    for row, cells in enumerate(grid):
+        line = Text(labels.get(row, "").rjust(AXIS - 1)[-(AXIS - 1) :], look.DIM)
+        line.append("┼" if row == zero else "┤" if row in labels else "│", look.DIM)
+        for mark, style in cells:
+            line.append(mark, style)
+        line.rstrip()
+        lines.append(line)
+    lines.append(_season_marks(columns))
+    return Text("\n").join(lines)
+
+
+def _margin_columns(
+    judgements: Sequence[Judgement], room: int
+) -> list[tuple[int, tuple[float, ...]]]:
+    """(season, every seat's margin) of each column: one judgement each while they fit in
+    ``room`` cells, else the mean of the judgements each column holds (in game order)."""
+    ordered = sorted(judgements, key=lambda j: j.index)
+    if len(ordered) <= room:
+        return [(j.season, tuple(j.margins)) for j in ordered]
+    columns = []
+    for column in range(room):
+        held = ordered[column * len(ordered) // room : (column + 1) * len(ordered) // room]
+        means = tuple(sum(m) / len(held) for m in zip(*(j.margins for j in held), strict=True))
+        columns.append((held[0].season, means))
+    return columns
+
+
+def _season_marks(columns: Sequence[tuple[int, tuple[float, ...]]]) -> Text:
+    """``S1``, ``S2``… under the first column of each season."""
+    marks = [" "] * (AXIS + len(columns) + 2)
+    season = 0
+    for column, (held, _) in enumerate(columns):
+        if held != season:
+            season = held
+            at = AXIS + column
+            if at == AXIS or marks[at - 1] == " ":
+                marks[at : at + 2] = list(f"S{season}")
+    return Text("".join(marks).rstrip(), look.DIM)

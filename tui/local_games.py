@@ -5,6 +5,9 @@ A part of :class:`tui.app.MykerinosApp` (which also plays at a table server,
 :mod:`tui.shared_tables`), kept apart so that each reads in one sitting. In a door's
 session (``server_only``) every way to a game on this machine leads back to the lobby
 instead, and saved games are only replayed.
+
+A finished game of this machine is analysed from its save (:func:`local_analysis`), which
+keeps the analysis: ``a`` on its final scores and in its replay.
 """
 
 from __future__ import annotations
@@ -19,9 +22,26 @@ from tui.messages import LoadRequested, NewGameRequested, ReplayRequested
 
 if TYPE_CHECKING:
     import saves
+    from table.analysis import AnalysisSource
     from table.client.directory import TableDirectory
+    from table.seat import GameSeat
     from tui.screens.game import GameScreen
     from tui.screens.new_game import NewGameChoice, NewGameScreen
+
+
+def local_analysis(session: saves.Session) -> AnalysisSource | None:
+    """Where the analysis of ``session``'s game comes from: its save, which keeps it
+    (``table.analysis.SessionAnalysis``); None while the game is not over, and in a build
+    without that source (then ``a`` is simply not offered)."""
+    import table.analysis
+
+    if not session.finished:
+        return None
+    made_from_save = getattr(table.analysis, "SessionAnalysis", None)
+    if made_from_save is None:
+        return None
+    source: AnalysisSource = made_from_save(session)
+    return source
 
 
 class LocalGames(App[None]):
@@ -185,6 +205,14 @@ class LocalGames(App[None]):
                 self.start_new_game()  # a door's session: back to the game under the list
 
         self.push_screen(LoadScreen(self.store, replay_only=self.server_only), chosen)
+
+    def analysis_for(self, seat: GameSeat) -> AnalysisSource | None:
+        """Where the final scores' ``a`` gets the analysis of ``seat``'s game: a game of
+        this machine's from its save; None for any other seat (the shared tables' flow
+        answers for a table's seat, then asks this for the rest)."""
+        from table.local import LocalSeat
+
+        return local_analysis(seat.session) if isinstance(seat, LocalSeat) else None
 
     def replay_saved(self, name: str) -> None:
         """The saved game ``name`` in the replay screen, read without taking it."""

@@ -15,6 +15,11 @@ list) also lists its journal as its players saw it: the chat where it was said, 
 table's notes (an undo, a pause, a hand-over) where they happened, and " (computer,
 normal)" after each move a computer made standing in for its player. A game played here
 has none, and replays as a plain list of its actions.
+
+Once the game is over, ``a`` opens the computer's analysis of it (when the replay was
+given where to get it). From the analysis, a turning point replays the game at that
+moment with the better move (``better``) on the board: its cubes drawn as a placement
+being built is, ``(B)``, or its Museum room bracketed, and said in words above the board.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ from tui.widgets.region import RegionPicture, RegionView
 
 if TYPE_CHECKING:
     import saves
+    from core.analysis import Judgement
+    from table.analysis import AnalysisSource
 
 PAGE = 10
 """Actions stepped by PgUp and PgDn."""
@@ -82,9 +89,11 @@ def players_of(source: saves.Session | None, state: core.GameState) -> list[Play
 
 def show_saved(screen: Screen[Any], name: str, store: saves.SaveStore) -> None:
     """Push the replay of the saved game ``name`` over ``screen``'s app, read without
-    taking the game (another window may be playing it); a save that cannot be read is
-    said in a notice."""
+    taking the game (another window may be playing it), with its analysis once it is over
+    (its one human player told as "you"); a save that cannot be read is said in a notice."""
     import saves
+    from tui.local_games import local_analysis
+    from tui.screens.analysis import viewer_of
 
     try:
         session = store.watch(name)
@@ -92,7 +101,38 @@ def show_saved(screen: Screen[Any], name: str, store: saves.SaveStore) -> None:
         screen.notify(str(exc), title="Cannot open", severity="error", timeout=10, markup=False)
         return
     session.close()
-    screen.app.push_screen(ReplayScreen(session))
+    seats = session.seats
+    viewer = viewer_of(lambda seat: seats[seat].kind == "human", len(seats))
+    screen.app.push_screen(ReplayScreen(session, analysis=local_analysis(session), viewer=viewer))
+
+
+GERUND = {"starts": "starting", "extends": "extending", "passes": "passing",
+          "appeals": "appealing", "places": "placing", "takes": "taking", "gives": "giving",
+          "books": "booking"}  # fmt: skip
+"""The verbs of `core.explain`'s sentences as "Better: starting an excavation on d4"."""
+
+
+def better_move(
+    state: core.GameState, judgement: Judgement
+) -> tuple[Text, RegionPicture, frozenset[int]]:
+    """The better move of ``judgement`` in ``state`` (the position it was decided in): in
+    words (``Better: starting an excavation on d4 (+3.1 expected)``), drawn on the region
+    (its cubes, as a placement being built) and its Museum room (to bracket), if any. A
+    survey's parcel is said in words only."""
+    action = core.parse_action(judgement.best)
+    words = describe(state, action).removeprefix(f"{state.players[state.current].name} ")
+    verb, _, rest = words.partition(" ")
+    how = "exactly" if judgement.exact else "expected"
+    text = Text(no_wrap=False)
+    text.append("Better: ", "bold")
+    text.append(f"{GERUND.get(verb, verb)} {rest}".strip())
+    text.append(f" (+{judgement.loss:.1f} {how})", "bold")
+    text.append(f" · played: {judgement.played}", look.DIM)
+    spaces = tuple(core.placed_spaces(action))
+    rooms = (
+        frozenset({action.room}) if isinstance(action, core.Brown | core.BookRoom) else frozenset()
+    )
+    return text, RegionPicture(state, placed=spaces), rooms
 
 
 class ReplayScreen(Screen[None]):
@@ -103,6 +143,7 @@ class ReplayScreen(Screen[None]):
     ReplayScreen { layout: vertical; }
     ReplayScreen #replay-status { height: 1; background: $panel; text-style: bold; }
     ReplayScreen #replay-ranking { height: 1; }
+    ReplayScreen #replay-better { height: auto; max-height: 2; }
     ReplayScreen #replay-log {
         width: 100%; height: 1fr; min-height: 2; border: none; padding: 0;
         background: $background; scrollbar-size-vertical: 1;
@@ -119,6 +160,7 @@ class ReplayScreen(Screen[None]):
                 priority=True),
         Binding("home,g", "jump(0)", "Start", priority=True),
         Binding("end,G", "jump(-1)", "End", priority=True),
+        Binding("a", "analyse", "Analyse"),
         Binding("escape,q", "close", "Close"),
     ]  # fmt: skip
 
@@ -130,12 +172,18 @@ class ReplayScreen(Screen[None]):
         start: int = 0,
         lines: Sequence[TableLine] = (),
         standins: Sequence[core.Level | None] = (),
+        analysis: AnalysisSource | None = None,
+        viewer: int | None = None,
+        better: Judgement | None = None,
     ) -> None:
         """Replay a session, or ``(states, actions)`` with one more state than actions.
         ``start`` is the number of actions played at first (negative: from the end).
         ``lines`` and ``standins``, a shared table's (its journal's lines in its order,
         and for each action the computer that made it for its player), are listed where
-        they happened; a session brings its own (an export's)."""
+        they happened; a session brings its own (an export's). ``analysis``: where ``a``
+        gets the finished game's analysis (None: not offered), ``viewer`` the player at
+        this terminal, told as "you" in it. ``better``: a decision judged, whose better
+        move is shown while the position it was decided in is."""
         super().__init__()
         if isinstance(source, tuple):
             states, actions = list(source[0]), list(source[1])
@@ -157,6 +205,9 @@ class ReplayScreen(Screen[None]):
         self._moves: list[int] = []
         """For each action, its line in the list."""
         self.players = players_of(session, states[0])
+        self.analysis = analysis
+        self.viewer = viewer
+        self.better = better
         self.position = self._clamp(start)
         """How many actions have been played in the position shown."""
 
@@ -167,6 +218,7 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="replay-status", markup=False)
+        yield Static(id="replay-better", markup=False)
         yield StatusLine(id="status")
         yield Board(self.state, id="body")
         yield Static(id="replay-ranking", markup=False)
@@ -236,6 +288,20 @@ class ReplayScreen(Screen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "analyse":  # only a finished game, and only with a way to its analysis
+            return self.analysis is not None and core.is_over(self.states[-1])
+        return True
+
+    def action_analyse(self) -> None:
+        from tui.screens.analysis import AnalysisScreen
+
+        if self.analysis is not None:
+            screen = AnalysisScreen(
+                self.states, self.actions, self.analysis, title=self.game_title, viewer=self.viewer
+            )
+            self.app.push_screen(screen)
+
     # ---------------------------------------------------------------- rendering
 
     @property
@@ -258,8 +324,15 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-status", Static).update(self._title())
         self.query_one(StatusLine).show(self._status(state))
         board = self.query_one(Board)
-        board.show(RegionPicture(state))
-        board.query_one(RegionView).picture = RegionPicture(self.region_state)
+        better = self.query_one("#replay-better", Static)
+        better.display = self.better is not None and self.position == self.better.index
+        if self.better is not None and better.display:
+            words, picture, rooms = better_move(state, self.better)
+            better.update(words)
+            board.show(picture, rooms)
+        else:
+            board.show(RegionPicture(state))
+            board.query_one(RegionView).picture = RegionPicture(self.region_state)
         ranking = self.query_one("#replay-ranking", Static)
         detail = prompts.survey_ranking(state, self.size.width or 80)
         ranking.display = detail is not None

@@ -1,6 +1,7 @@
 """End-of-season summary and the final scores with their breakdown and the tie-break, each
 with pictures: the points after each season as bars and, at the end, where each player's
-points came from."""
+points came from. From the final scores, ``r`` replays the game and ``a`` opens the
+computer's analysis of it (where the app can get one: see :meth:`FinalScreen.on_mount`)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from tui.widgets.keys import KeysBar
 from tui.widgets.scores import SeasonChart, SourceBars
 
 if TYPE_CHECKING:
+    from table.analysis import AnalysisSource
     from table.seat import GameSeat
 
 
@@ -158,6 +160,7 @@ class FinalScreen(Screen[None]):
         Binding("n", "new_game", "New game"),
         Binding("n", "tables", "Tables"),
         Binding("r", "replay", "Replay"),
+        Binding("a", "analyse", "Analyse"),
         Binding("down,pagedown", "scroll(1)", "Scroll", key_display="↓↑"),
         Binding("up,pageup", "scroll(-1)", "Scroll", show=False),
         Binding("q", "quit", "Quit"),
@@ -167,6 +170,21 @@ class FinalScreen(Screen[None]):
         super().__init__()
         self.seat = seat
         self.state = seat.state
+        self.analysis: AnalysisSource | None = None
+        """Where ``a`` gets the game's analysis (None: ``a`` is not offered)."""
+
+    def on_mount(self) -> None:
+        """The analysis comes from the app, which knows what kind of game the seat plays:
+        its ``analysis_for(seat)`` (see :class:`tui.local_games.LocalGames`)."""
+        finder = getattr(self.app, "analysis_for", None)
+        self.analysis = finder(self.seat) if finder is not None else None
+        self.refresh_bindings()
+
+    @property
+    def viewer(self) -> int | None:
+        from tui.screens.analysis import viewer_of
+
+        return viewer_of(self.seat.decides_here, self.state.player_count)
 
     def compose(self) -> ComposeResult:
         scores = core.final_scores(self.state)
@@ -250,6 +268,8 @@ class FinalScreen(Screen[None]):
         at a shared table (where a new game is one more table)."""
         if action in ("new_game", "tables"):
             return (self.seat.table is not None) == (action == "tables")
+        if action == "analyse":
+            return self.analysis is not None
         return True
 
     def action_new_game(self) -> None:
@@ -259,11 +279,34 @@ class FinalScreen(Screen[None]):
         self.post_message(TablesRequested())
 
     def action_replay(self) -> None:
+        """The replay, from which ``a`` opens the analysis too (when this screen has it)."""
         from table.seat import told_beside
+        from tui.screens.replay import ReplayScreen
 
         states, actions = self.seat.history()
         lines, standins = told_beside(self.seat)
-        self.post_message(ReplayRequested(states, actions, self.seat.title, lines, standins))
+        if self.analysis is None:  # the app's usual replay (its request carries no analysis)
+            self.post_message(ReplayRequested(states, actions, self.seat.title, lines, standins))
+            return
+        replay = ReplayScreen(
+            (states, actions),
+            title=self.seat.title,
+            lines=lines,
+            standins=standins,
+            analysis=self.analysis,
+            viewer=self.viewer,
+        )
+        self.app.push_screen(replay)
+
+    def action_analyse(self) -> None:
+        from tui.screens.analysis import AnalysisScreen
+
+        if self.analysis is not None:
+            states, actions = self.seat.history()
+            screen = AnalysisScreen(
+                states, actions, self.analysis, title=self.seat.title, viewer=self.viewer
+            )
+            self.app.push_screen(screen)
 
     def action_quit(self) -> None:
         self.app.exit()
