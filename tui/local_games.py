@@ -31,17 +31,10 @@ if TYPE_CHECKING:
 
 def local_analysis(session: saves.Session) -> AnalysisSource | None:
     """Where the analysis of ``session``'s game comes from: its save, which keeps it
-    (``table.analysis.SessionAnalysis``); None while the game is not over, and in a build
-    without that source (then ``a`` is simply not offered)."""
-    import table.analysis
+    (:class:`table.analysis.SessionAnalysis`); None while the game is not over."""
+    from table.analysis import SessionAnalysis
 
-    if not session.finished:
-        return None
-    made_from_save = getattr(table.analysis, "SessionAnalysis", None)
-    if made_from_save is None:
-        return None
-    source: AnalysisSource = made_from_save(session)
-    return source
+    return SessionAnalysis(session) if session.finished else None
 
 
 class LocalGames(App[None]):
