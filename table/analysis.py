@@ -195,6 +195,11 @@ class AnalysisSource(Protocol):
     def kept(self) -> Analysis | None:
         """The analysis already kept with the game (shown at once), if any."""
 
+    @property
+    def note(self) -> str | None:
+        """A sentence to show beside the analysis, or None: why a kept one was left out
+        (it did not fit its game), or why a new one could not be kept."""
+
     def run(
         self,
         seats: tuple[int, ...] | None,

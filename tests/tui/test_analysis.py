@@ -94,6 +94,7 @@ class FakeSource:
         self._kept: Analysis | None = full if kept is None else self._part(full.decisions[:kept])
         self.go = threading.Semaphore(0) if slow else None
         self.refusal: str | None = None
+        self.note: str | None = None
         self.runs = 0
 
     def _part(self, judged: tuple[Judgement, ...]) -> Analysis:
@@ -567,3 +568,14 @@ async def test_the_player_here_is_told_you(store, finished, source) -> None:
         await pilot.press("p")
         first = str(screen.query_one(OptionList).get_option_at_index(0).prompt)
         assert ", your " in first and ": you " in first
+
+
+async def test_the_source_note_is_said_beside_the_report(store, source) -> None:
+    """A kept analysis that did not fit its game was left out: the source says why, and
+    the report says it (as text: a file's name is never read as markup)."""
+    source.note = "lost-game.json: its analysis was left out ([/] does not fit the game)."
+    app = app_for(store, resume="snap")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _analysis_from_final_scores(pilot)
+        await settle(pilot, lambda: "left out" in _text(screen, "#state-words"))
+        assert "([/] does not fit the game)" in _text(screen, "#state-words")

@@ -331,6 +331,8 @@ class AnalysisScreen(Screen[None]):
         lines: list[Text] = []
         if self.error is not None:
             lines.append(Text(self.error, "bold"))
+        if self.source.note is not None:
+            lines.append(Text(self.source.note))  # Text: a file's name is not markup
         if not judged:
             lines.append(Text("Nothing is judged yet." if self.running else "Nothing was judged."))
         elif not self._complete(self.analysis):
