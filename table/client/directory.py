@@ -22,6 +22,7 @@ from table import protocol as wire
 from table.seat import SeatError
 
 if TYPE_CHECKING:
+    from table.client.analysis import TableAnalysis
     from table.client.seat import RemoteSeat
 
 DIAL_TIMEOUT = 2.0
@@ -162,6 +163,16 @@ class TableDirectory:
     async def watch(self, table: int) -> RemoteSeat:
         """Watch ``table`` on a connection of its own."""
         return await self._open(table, watch=True)
+
+    async def analysis(self, table: int) -> TableAnalysis:
+        """The analysis of the finished ``table``, with what the server keeps of it already
+        (shown at once: see :mod:`table.client.analysis`)."""
+        from table.client.analysis import TableAnalysis, shown_analysis
+
+        reply = answer(await self._ask(wire.Analyse(self.link.new_ref(), table, kept=True)),
+                       wire.Analysed)  # fmt: skip
+        kept = shown_analysis(reply.analysis) if reply.analysis is not None else None
+        return TableAnalysis(self.dial, table, asyncio.get_running_loop(), kept)
 
     async def _open(self, table: int, *, watch: bool) -> RemoteSeat:
         from table.client.seat import RemoteSeat

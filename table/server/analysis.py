@@ -151,8 +151,8 @@ class Analyses:
             raise Refusal(f"nothing of table {table.id} is being analysed for you")
         job = self.jobs.get(table.id)
         judged = job.judged if job is not None else kept_judgements(table)
-        if job is not None and job.followers.pop(listener, None) and not job.followers:
-            self._end(job)
+        if job is not None:
+            self._unfollow(job, listener)
         wanted = decisions(table.states, table.row.actions, seats)
         self._send(listener, ref, table, _analysis(table, seats, wanted, judged))
 
@@ -162,7 +162,13 @@ class Analyses:
         for key in [key for key in self.asked if key[0] is listener]:
             del self.asked[key]
         for job in list(self.jobs.values()):
-            if job.followers.pop(listener, None) and not job.followers:
+            self._unfollow(job, listener)
+
+    def _unfollow(self, job: Job, listener: Listener) -> None:
+        """``listener`` follows ``job`` no more; nobody does: it stops."""
+        if listener in job.followers:
+            del job.followers[listener]
+            if not job.followers:
                 self._end(job)
 
     def stop_all(self) -> list[asyncio.Task[Any]]:
