@@ -41,8 +41,10 @@ ANALYSIS_NICE: Final = 10
 """How much lower the analysis workers' priority is than the server's (and its computer
 players'): a live table's computer then gets nine tenths of a core it shares with one."""
 SIMULATIONS_ENV: Final = "MYKERINOS_ANALYSIS_SIMULATIONS"
-"""Tests only: fewer simulations a judgement (the whole analysis of a game in seconds).
-Never set on a real server: what it judges is kept as if judged in full."""
+"""Tests only: this many simulations a judgement, and the analysis workers at the server's
+own priority (a test machine loaded by other tests would starve them), so that a game is
+judged in seconds. Never set on a real server: what it judges is kept as if judged in
+full, and its analyses would slow its live tables' computers."""
 
 
 def decide(level: core.Level, seed: int, state: core.GameState) -> core.Action:
@@ -199,12 +201,12 @@ class Computers:
     def __init__(self, deep_workers: int = 1, simulations: int | None = None) -> None:
         self.quick = Lane("quick", 1)
         self.deep = Lane("deep", deep_workers)
-        self.analysis = Lane("analysis", analysis_workers(), nice=ANALYSIS_NICE, warm=False)
-        if simulations is None:
-            simulations = int(os.environ.get(SIMULATIONS_ENV) or SIMULATIONS)
-            if simulations != SIMULATIONS:
-                log(f"analyses judge with {simulations} simulations ({SIMULATIONS_ENV})")
-        self.simulations = max(1, simulations)
+        nice = ANALYSIS_NICE
+        if simulations is None and os.environ.get(SIMULATIONS_ENV):
+            simulations, nice = int(os.environ[SIMULATIONS_ENV]), 0
+            log(f"analyses judge with {simulations} simulations, not niced ({SIMULATIONS_ENV})")
+        self.simulations = max(1, simulations or SIMULATIONS)
+        self.analysis = Lane("analysis", analysis_workers(), nice=nice, warm=False)
 
     async def decide(
         self, owner: str, level: core.Level, seed: int, state: core.GameState
