@@ -81,6 +81,10 @@ class Store:
             self.kept.append(change.analysis)
 
 
+def dones(ear: Ear) -> list[int]:
+    return [m.done for m in ear.heard if isinstance(m, wire.Analysing)]
+
+
 async def settle() -> None:
     for _ in range(5):
         await asyncio.sleep(0)
@@ -108,7 +112,7 @@ async def test_two_followers_share_one_job_each_decision_judged_once(setup) -> N
     assert ben.heard == [wire.Analysing(2, room.id, 0, len(wanted), None)]
     hand.answer(3, room)
     await settle()
-    assert [m.done for m in ann.heard] == [0, 1, 2, 3] == [m.done for m in ben.heard]
+    assert dones(ann) == [0, 1, 2, 3] == dones(ben)
     hand.answer(len(wanted), room)
     await settle()
     assert isinstance(ann.heard[-1], wire.Analysed) and ann.heard[-1] == ben.heard[-1]

@@ -43,7 +43,7 @@ COLUMNS = (("", 1), ("Table", 16), ("Players", 28), ("Status", 15), ("Seen", 4))
 
 def _takes_analysis(screen: type) -> bool:
     """Whether the replay screen shows an analysis (its ``analysis`` keyword)."""
-    return "analysis" in inspect.signature(screen.__init__).parameters
+    return "analysis" in inspect.signature(screen).parameters
 
 
 def free_seat(info: TableInfo) -> int | None:
