@@ -20,6 +20,10 @@ The exchange:
    a move the public position after it; and an :class:`Error` with ``ref`` 0 when the
    server stops. Sitting or watching is answered by a :class:`Snapshot` (the history and
    the journal so far).
+4. A finished table's analysis is the server's (:class:`Analyse`): its progress comes
+   unasked as :class:`Analysing`, its result as :class:`Analysed`. These messages were
+   added without a new version: an older client never asks, an older server refuses the
+   request as malformed (which a newer client says in words).
 
 **Hidden information never crosses**: every :class:`core.GameState` the server sends is a
 public view (``core.public.public_view``: the undealt parcels in a canonical order, the
