@@ -80,7 +80,8 @@ class Hub:
         self.connected = self.connections.connected
         """Serves one connection (what the server's socket calls)."""
         self.own_login = self.connections.own_login
-        self.analyses = Analyses(computers.judge if computers is not None else None, writer.commit)
+        judge = computers.judge if computers is not None else None
+        self.analyses = Analyses(judge, lambda changes: self.writer.commit(changes))
         """The finished tables' analyses under way (:mod:`table.server.analysis`)."""
         self.rooms: dict[int, Room] = {}
         for row in rows:
