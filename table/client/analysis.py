@@ -80,7 +80,12 @@ class TableAnalysis:
 
         future.add_done_callback(ended)
         while True:
-            event = events.get()
+            try:
+                event = events.get(timeout=POLL)
+            except queue.Empty:
+                if self.loop.is_closed():  # the app ended under the analysis
+                    raise AnalysisRefused(GONE) from None
+                continue
             if isinstance(event, AnalysisRefused):
                 raise event
             if isinstance(event, Analysis):
