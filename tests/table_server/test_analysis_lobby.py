@@ -45,9 +45,12 @@ async def test_the_replay_of_a_finished_table_gets_its_kept_analysis(
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
         lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
         await settle(pilot, lambda: bool(lobby.tables) and lobby.tables[0].status == "over")
         await pilot.press("enter")
         await settle(pilot, lambda: isinstance(app.screen, Replay))
-        source = app.screen.analysis
+        replay = app.screen
+        assert isinstance(replay, Replay)
+        source = replay.analysis
         assert isinstance(source, TableAnalysis) and source.table == table
         assert source.kept == first.analysis and source.kept is not None
