@@ -20,6 +20,10 @@ The exchange:
    a move the public position after it; and an :class:`Error` with ``ref`` 0 when the
    server stops. Sitting or watching is answered by a :class:`Snapshot` (the history and
    the journal so far).
+4. A finished table's analysis is the server's (:class:`Analyse`): its progress comes
+   unasked as :class:`Analysing`, its result as :class:`Analysed`. These messages were
+   added without a new version: an older client never asks, an older server refuses the
+   request as malformed (which a newer client says in words).
 
 **Hidden information never crosses**: every :class:`core.GameState` the server sends is a
 public view (``core.public.public_view``: the undealt parcels in a canonical order, the
@@ -32,13 +36,20 @@ were dealt, then the undealt ones in canonical order (``core.public_start``).
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING, Annotated, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Final
 
 import msgspec
 
 import core
+from core.analysis import Analysis
 from core.levels import Level
 from table import journal
+from table.protocol_tables import Pace as Pace
+from table.protocol_tables import SeatInfo as SeatInfo
+from table.protocol_tables import SeatKind as SeatKind
+from table.protocol_tables import SeatSpec as SeatSpec
+from table.protocol_tables import TableInfo as TableInfo
+from table.protocol_tables import TableStatus as TableStatus
 
 if TYPE_CHECKING:
     import asyncio
@@ -71,69 +82,6 @@ class _Message(msgspec.Struct, frozen=True, tag_field="t", forbid_unknown_fields
     pass
 
 
-# ---------------------------------------------------------------- what a table looks like
-
-SeatKind = Literal["player", "open", "computer"]
-"""``player``: a named person (the creator, or reserved for a friend); ``open``: the first
-who joins takes it; ``computer``: a computer player of ``level``."""
-
-
-class SeatSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One seat of a table being created."""
-
-    kind: SeatKind
-    name: Name | None = None
-    """The player for a ``player`` seat."""
-    level: Level | None = None
-    """The computer's level for a ``computer`` seat."""
-    colour: core.Colour | None = None
-    """None: the first colour no other seat has."""
-
-
-class SeatInfo(msgspec.Struct, frozen=True):
-    """A seat as everyone sees it."""
-
-    colour: core.Colour
-    name: str | None  # who sits there; None for an open seat not yet taken
-    computer: Level | None = None
-    present: bool = False
-    """A client of this player is connected to the table now (computers: always)."""
-    away_since: float | None = None
-    """When the player's last client left (Unix time); None if present or never came."""
-    standin: Level | None = None
-    """A player's seat handed to a computer of this level (until they take it back)."""
-
-
-TableStatus = Literal["waiting", "playing", "over", "damaged"]
-"""``damaged``: the stored table cannot go on (``TableInfo.damaged`` says why); it can be
-watched and exported as far as it replays."""
-
-
-class TableInfo(msgspec.Struct, frozen=True):
-    """A line of the lobby."""
-
-    id: int
-    title: str
-    seats: tuple[SeatInfo, ...]
-    status: TableStatus
-    turn: int | None
-    """The seat deciding now (None before the start and after the end)."""
-    season: int
-    created: float
-    updated: float
-    actions: int
-    pace: Pace = "days"
-    wait: float = 300
-    paused_until: float | None = None
-    paused_by: str | None = None
-    damaged: str | None = None
-    """Why a damaged table cannot go on."""
-    paused_this_season: tuple[str, ...] = ()
-    """The players who have paused the table in the current season (once each): a client
-    can tell a pause that would be refused before asking for it."""
-    hints: bool = True  # whether ``/`` shows the hard computer's move (chosen at creation)
-
-
 # ---------------------------------------------------------------- client → server
 
 
@@ -152,11 +100,6 @@ class Hello(_Message, frozen=True, tag="hello", omit_defaults=True):
 
 class ListTables(_Message, frozen=True, tag="list"):
     ref: Ref
-
-
-Pace = Literal["days", "live"]
-"""``days``: no clock, the table waits for everyone; ``live``: a player away longer than
-the table's wait may have their seat handed to a computer by a present player."""
 
 
 class CreateTable(_Message, frozen=True, tag="create"):
@@ -256,6 +199,28 @@ class Export(_Message, frozen=True, tag="export"):
     table: TableId
 
 
+class Analyse(_Message, frozen=True, tag="analyse"):
+    """Have the server analyse the finished game at ``table``, the decisions of ``seats``
+    (None: everyone's), as anyone who may replay it. Answered by :class:`Analysed` when
+    all is kept already, else by a first :class:`Analysing` and then, unasked (``ref``
+    0), one more as each decision is judged and the :class:`Analysed` once done. A table
+    has one analysis at a time, shared by all who follow it. ``kept``: only what is kept
+    (:class:`Analysed`, None if nothing), no analysis starts."""
+
+    ref: Ref
+    table: TableId
+    seats: Annotated[tuple[SeatIndex, ...], msgspec.Meta(min_length=1, max_length=4)] | None = None
+    kept: bool = False
+
+
+class StopAnalysing(_Message, frozen=True, tag="stop-analysing"):
+    """Stop following the analysis of ``table``: answered by :class:`Analysed` with what is
+    judged so far; the analysis stops once nobody follows it, keeping what is done."""
+
+    ref: Ref
+    table: TableId
+
+
 Request = (
     ListTables
     | CreateTable
@@ -270,6 +235,8 @@ Request = (
     | Say
     | Ladder
     | Export
+    | Analyse
+    | StopAnalysing
 )
 """What a client may ask once it has said hello (each carries a ``ref``)."""
 ClientMessage = Hello | Request
@@ -352,7 +319,30 @@ class Exported(_Message, frozen=True, tag="exported"):
     save: bytes  # an ordinary save file's bytes (``saves`` JSON)
 
 
-ServerMessage = Welcome | Error | Lobby | Snapshot | Told | Standings | Exported
+class Analysing(_Message, frozen=True, tag="analysing"):
+    """How far the analysis of ``table`` is for the seats asked: ``done`` decisions of
+    ``total`` judged, ``left`` seconds to go (None until a pace is known)."""
+
+    ref: int
+    table: int
+    done: int
+    total: int
+    left: float | None = None
+
+
+class Analysed(_Message, frozen=True, tag="analysed"):
+    """The analysis of ``table`` for the seats asked, as far as it went (``complete``
+    False: stopped part-way). Never longer than :data:`MAX_FRAME`: the server refuses
+    rather than send it."""
+
+    ref: int
+    table: int
+    analysis: Analysis | None
+
+
+ServerMessage = (
+    Welcome | Error | Lobby | Snapshot | Told | Standings | Exported | Analysing | Analysed
+)
 
 
 # ---------------------------------------------------------------- frames

@@ -39,6 +39,7 @@ import core
 if TYPE_CHECKING:
     from saves.format import TableLine
     from table import journal
+    from table.analysis import AnalysisSource
     from table.protocol import TableInfo
 
 UpdateKind = Literal["played", "rewound", "status"]
@@ -344,6 +345,13 @@ class SharedTable(Protocol):
     @property
     def handed_to(self) -> core.Level | None:
         """The level of the computer standing in for this terminal's player, None if none."""
+        ...
+
+    def analysis(self) -> AnalysisSource:
+        """Where the finished game's analysis comes from: the table server, which makes
+        and keeps it (its ``kept`` may be None until a first ``run``, which is then answered
+        at once from what the server keeps). Called from the event loop; a game not over
+        is refused in words by ``run``."""
         ...
 
 

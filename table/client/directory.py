@@ -22,6 +22,7 @@ from table import protocol as wire
 from table.seat import SeatError
 
 if TYPE_CHECKING:
+    from table.client.analysis import TableAnalysis
     from table.client.seat import RemoteSeat
 
 DIAL_TIMEOUT = 2.0
@@ -162,6 +163,20 @@ class TableDirectory:
     async def watch(self, table: int) -> RemoteSeat:
         """Watch ``table`` on a connection of its own."""
         return await self._open(table, watch=True)
+
+    async def analysis(self, table: int) -> TableAnalysis:
+        """The analysis of the finished ``table``, with what the server keeps of it already
+        (shown at once: see :mod:`table.client.analysis`); raises :class:`SeatError` with
+        the server's refusal (a table not over), :class:`TableUnavailable` without it."""
+        from table.client.analysis import TableAnalysis, shown_analysis
+
+        reply = await self._ask(wire.Analyse(self.link.new_ref(), table, kept=True))
+        if isinstance(reply, wire.Error) and reply.reason.startswith("malformed request"):
+            kept = None  # an older server: the analysis says so when asked for
+        else:
+            analysis = answer(reply, wire.Analysed).analysis
+            kept = shown_analysis(analysis) if analysis is not None else None
+        return TableAnalysis(self.dial, table, asyncio.get_running_loop(), kept)
 
     async def _open(self, table: int, *, watch: bool) -> RemoteSeat:
         from table.client.seat import RemoteSeat

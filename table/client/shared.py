@@ -23,6 +23,7 @@ from table import protocol as wire
 from table.seat import SeatError
 
 if TYPE_CHECKING:
+    from table.client.analysis import TableAnalysis
     from table.client.seat import RemoteSeat
 
 OUT_OF_REACH = "The table server is out of reach: reconnecting…"
@@ -148,3 +149,14 @@ class RemoteTable:
     def handed_to(self) -> core.Level | None:
         """The level of the computer playing this terminal's seat, None if nobody does."""
         return next((self.info.seats[s].standin for s in sorted(self.seats_here)), None)
+
+    # ---------------------------------------------------------------- the analysis
+
+    def analysis(self) -> TableAnalysis:
+        """The finished game's analysis, made by the server (call it from the event
+        loop; its ``run`` from a thread): see :mod:`table.client.analysis`."""
+        import asyncio
+
+        from table.client.analysis import TableAnalysis
+
+        return TableAnalysis(self._seat.dial, self.info.id, asyncio.get_running_loop())

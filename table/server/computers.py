@@ -2,7 +2,10 @@
 
 Two lanes, each its own pool of worker processes: ``quick`` for the easy and normal
 levels (a few milliseconds a decision) and ``deep`` for the hard level (a search of up to
-about two seconds), so that a hard search never holds up a quick move. In each lane the
+about two seconds), so that a hard search never holds up a quick move. A third,
+``analysis``, judges the decisions of finished games (:mod:`table.server.analysis`): its
+workers run at a lower priority (:data:`ANALYSIS_NICE`) and there is one fewer of them than
+the cores (one at least), so that an analysis never slows a live table's computers. In each lane the
 waiting decisions are taken in turn across *owners* (the player who created the table):
 the owner served least recently goes first. One player's many tables of hard computers
 therefore delay another table's move by at most the decision already running in each
@@ -17,18 +20,31 @@ as the server is gone, even after a ``kill -9`` of the server alone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import multiprocessing
 import os
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import Any, Final
 
 import core
+from core.analysis import SIMULATIONS, Judgement
 from table.lifeline import die_with
 from table.server.log import log
+
+ANALYSIS_NICE: Final = 10
+"""How much lower the analysis workers' priority is than the server's (and its computer
+players'): a live table's computer then gets nine tenths of a core it shares with one."""
+SIMULATIONS_ENV: Final = "MYKERINOS_ANALYSIS_SIMULATIONS"
+"""Tests only: this many simulations a judgement, and the analysis workers at the server's
+own priority (a test machine loaded by other tests would starve them), so that a game is
+judged in seconds. Never set on a real server: what it judges is kept as if judged in
+full, and its analyses would slow its live tables' computers."""
 
 
 def decide(level: core.Level, seed: int, state: core.GameState) -> core.Action:
@@ -38,29 +54,49 @@ def decide(level: core.Level, seed: int, state: core.GameState) -> core.Action:
     return make_bot(level, seed=seed).choose(state)
 
 
+def judge(
+    state: core.GameState, action: core.Action, index: int, seed: int, simulations: int
+) -> Judgement | None:
+    """Action ``index`` of a finished game judged (runs in a worker process)."""
+    from core.analysis import judge
+
+    return judge(state, action, index, seed=seed, simulations=simulations)
+
+
 def _ready() -> None:
     """A first job, so that a worker is started (and has imported the rules) before the
     first real decision is due."""
     import core.ai  # noqa: F401
 
 
+def _start_worker(parent: int, nice: int) -> None:
+    die_with(parent)
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+
+
 @dataclass(eq=False)
 class _Decision:
+    """A job of a lane: ``call(*args)`` in a worker, for ``owner``."""
+
     owner: str
-    level: core.Level
-    seed: int
-    state: core.GameState
-    answer: asyncio.Future[core.Action] = field(
+    call: Callable[..., Any]
+    args: tuple[Any, ...]
+    answer: asyncio.Future[Any] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
 
 
 class Lane:
-    """A pool of worker processes whose waiting decisions are served in turn by owner."""
+    """A pool of worker processes whose waiting decisions are served in turn by owner
+    (``nice``: how much lower the workers' priority is; ``warm``: start them at once)."""
 
-    def __init__(self, name: str, workers: int) -> None:
+    def __init__(self, name: str, workers: int, nice: int = 0, warm: bool = True) -> None:
         self.name = name
         self.workers = max(1, workers)
+        self.nice = nice
+        self.warm = warm
         self.free = self.workers
         self.waiting: dict[str, deque[_Decision]] = {}
         self.served: dict[str, int] = {}
@@ -73,20 +109,27 @@ class Lane:
         pool = ProcessPoolExecutor(
             self.workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=die_with,
-            initargs=(os.getpid(),),
+            initializer=_start_worker,
+            initargs=(os.getpid(), self.nice),
         )
-        # Start the workers now, from this thread (the parent-death signal is tied to it).
-        self.warming = [pool.submit(_ready) for _ in range(self.workers)]
+        # Start the workers now, from this thread (the parent-death signal is tied to it);
+        # a lane not warmed starts them as its first jobs come, from this thread too.
+        self.warming = [pool.submit(_ready) for _ in range(self.workers if self.warm else 0)]
         return pool
 
     async def decide(
         self, owner: str, level: core.Level, seed: int, state: core.GameState
     ) -> core.Action:
-        decision = _Decision(owner, level, seed, state)
+        answer: core.Action = await self.submit(owner, decide, level, seed, state)
+        return answer
+
+    def submit(self, owner: str, call: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """``call(*args)`` in a worker, in ``owner``'s turn; cancelling the future before
+        it starts means it never does (once started, its answer is dropped)."""
+        decision = _Decision(owner, call, args)
         self.waiting.setdefault(owner, deque()).append(decision)
         self._start_next()
-        return await decision.answer
+        return decision.answer
 
     def _start_next(self) -> None:
         while self.free and self.waiting:
@@ -100,7 +143,7 @@ class Lane:
             self.served[owner] = next(self._turns)
             self.free -= 1
             try:
-                job = self.pool.submit(decide, decision.level, decision.seed, decision.state)
+                job = self.pool.submit(decision.call, *decision.args)
             except (BrokenProcessPool, RuntimeError) as exc:
                 self._finished(decision, None, exc)
                 continue
@@ -108,14 +151,14 @@ class Lane:
             asyncio.wrap_future(job).add_done_callback(heard)
 
     def _heard(
-        self, decision: _Decision, pool: ProcessPoolExecutor, done: asyncio.Future[core.Action]
+        self, decision: _Decision, pool: ProcessPoolExecutor, done: asyncio.Future[Any]
     ) -> None:
         self._finished(decision, done, None, pool)
 
     def _finished(
         self,
         decision: _Decision,
-        done: asyncio.Future[core.Action] | None,
+        done: asyncio.Future[Any] | None,
         error: BaseException | None,
         pool: ProcessPoolExecutor | None = None,
     ) -> None:
@@ -141,12 +184,29 @@ class Lane:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-class Computers:
-    """Both lanes (see the module docstring)."""
+def analysis_workers() -> int:
+    """One fewer than the cores this process may use (one at least): with their lower
+    priority, a live table's computers keep a core of their own whatever is analysed."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
 
-    def __init__(self, deep_workers: int = 1) -> None:
+
+class Computers:
+    """The three lanes (see the module docstring). ``simulations``: of each judgement of
+    an analysis (None: :data:`SIMULATIONS`, or the tests' :data:`SIMULATIONS_ENV`)."""
+
+    def __init__(self, deep_workers: int = 1, simulations: int | None = None) -> None:
         self.quick = Lane("quick", 1)
         self.deep = Lane("deep", deep_workers)
+        nice = ANALYSIS_NICE
+        if simulations is None and os.environ.get(SIMULATIONS_ENV):
+            simulations, nice = int(os.environ[SIMULATIONS_ENV]), 0
+            log(f"analyses judge with {simulations} simulations, not niced ({SIMULATIONS_ENV})")
+        self.simulations = max(1, simulations or SIMULATIONS)
+        self.analysis = Lane("analysis", analysis_workers(), nice=nice, warm=False)
 
     async def decide(
         self, owner: str, level: core.Level, seed: int, state: core.GameState
@@ -154,6 +214,13 @@ class Computers:
         """``level``'s action on the public position ``state``, for a table of ``owner``."""
         lane = self.deep if level == "hard" else self.quick
         return await lane.decide(owner, level, seed, state)
+
+    def judge(
+        self, owner: str, state: core.GameState, action: core.Action, index: int, seed: int
+    ) -> asyncio.Future[Judgement | None]:
+        """Action ``index`` of a finished game, played in ``state``, judged in the analysis
+        lane in ``owner``'s turn (cancel the future to give it up)."""
+        return self.analysis.submit(owner, judge, state, action, index, seed, self.simulations)
 
     async def ready(self, within: float = 10.0) -> None:
         """Once every worker has started and loaded the rules (or ``within`` seconds have
@@ -172,5 +239,6 @@ class Computers:
         """Stop every worker now (a running search is not waited for)."""
         self.quick.close()
         self.deep.close()
+        self.analysis.close()
         for child in multiprocessing.active_children():
             child.terminate()

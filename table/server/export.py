@@ -7,6 +7,9 @@ table knows. Its save carries the deal instead (``saves.SaveFile.deal``), with t
 dealt so far as they were and the undealt ones shuffled afresh, so the exported game
 replays exactly what was played, and goes on from there with a future of its own.
 
+A finished table's analysis, as far as the server made it (:mod:`table.server.analysis`),
+goes with its save (``saves.SaveFile.analysis``): the replay of the export shows it at once.
+
 The save keeps the table's journal as its players saw it (``saves.SaveFile.lines``: chat
 and notes where they were said; ``standins``: which moves a computer made for an absent
 player), so that its replay shows what the table showed. A line that would not load is
@@ -79,6 +82,7 @@ def export_save(
         deal=deal,
         lines=kept_lines(journal.told_lines(entries)),
         standins=_standins(entries, len(row.actions)),
+        analysis=row.analysis if core.is_over(now) else None,
     )
     return encode(save)
 

@@ -21,6 +21,7 @@ from table import protocol as wire
 from table.counts import counted
 from table.server import rules
 from table.server.actor import Keep
+from table.server.analysis import Analyses
 from table.server.computers import Computers
 from table.server.connections import Client, Connections, Grant, Limits
 from table.server.log import log
@@ -79,6 +80,9 @@ class Hub:
         self.connected = self.connections.connected
         """Serves one connection (what the server's socket calls)."""
         self.own_login = self.connections.own_login
+        judge = computers.judge if computers is not None else None
+        self.analyses = Analyses(judge, lambda changes: self.writer.commit(changes))
+        """The finished tables' analyses under way (:mod:`table.server.analysis`)."""
         self.rooms: dict[int, Room] = {}
         for row in rows:
             room = self._room(row)
@@ -107,14 +111,17 @@ class Hub:
         connections, and let the requests under way end by themselves (a change cancelled
         between its commit and its memory would leave the two disagreeing)."""
         running = [task for room in self.rooms.values() for task in room.stop()]
+        running += self.analyses.stop_all()
         running += self.connections.close(reason)
         if running:
             await asyncio.wait(running, timeout=2)
 
     def gone(self, client: Client) -> None:
-        """``client``'s connection ended: it hears no table any more."""
+        """``client``'s connection ended: it hears no table any more, and follows no
+        analysis."""
         for room in list(client.rooms):
             room.leave(client)
+        self.analyses.gone(client)
 
     # ---------------------------------------------------------------- doors' tickets
 

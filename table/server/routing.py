@@ -63,22 +63,28 @@ async def route(hub: Hub, client: Client, message: wire.Request) -> None:
             client.send(wire.Standings(ref, rows))
         case wire.Export():
             client.send(wire.Exported(ref, hub.room(message.table).export()))
+        case wire.Analyse():
+            hub.analyses.analyse(hub.room(message.table), client, message)
+        case wire.StopAnalysing():
+            hub.analyses.stop(hub.room(message.table), client, ref)
         case _:
             assert_never(message)
 
 
 def only_watching(table: int, message: wire.Request) -> None:
     """A watch link's session (:attr:`Client.watching`) may list its table, watch it,
-    leave it and export it, nothing else: it has no seat, no other table, and no voice
-    (chat is a player's)."""
+    leave it, export it and have it analysed (what anyone who may replay it may do),
+    nothing else: it has no seat, no other table, and no voice (chat is a player's)."""
     from table.server.rules import Refusal
 
     match message:
         case wire.ListTables():
             return
-        case wire.Watch() | wire.Leave() | wire.Export() if message.table == table:
+        case (
+            wire.Watch() | wire.Leave() | wire.Export() | wire.Analyse() | wire.StopAnalysing()
+        ) if message.table == table:
             return
-        case wire.Watch() | wire.Join():
+        case wire.Watch() | wire.Join() | wire.Analyse() | wire.StopAnalysing():
             raise Refusal(f"this link lets you watch table {table} only")
         case _:
             raise Refusal("a watch link only lets you watch: no seat, no chat, no change")

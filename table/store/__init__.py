@@ -9,6 +9,7 @@ server makes to it.
 """
 
 from table.store.changes import (
+    Analysed,
     Append,
     Change,
     Finished,
@@ -34,6 +35,7 @@ from table.store.tables import Damaged, TableStore
 __all__ = [
     "BUSY_TIMEOUT",
     "MIGRATIONS",
+    "Analysed",
     "Append",
     "Change",
     "Damaged",

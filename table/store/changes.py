@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import core
+from core.analysis import Analysis
 from table import journal
 from table.ladder import Rating
 from table.protocol import Pace, SeatKind
@@ -63,6 +64,9 @@ class TableRow:
     """Whether ``/`` gives its players the hard computer's move (chosen at creation)."""
     damaged: str | None = None
     """Why the stored rows cannot be read (the rows read before the fault are kept)."""
+    analysis: Analysis | None = None
+    """The computer's analysis of the finished game, as far as it was made (None: none;
+    a kept one that does not read is none too: it is made again)."""
 
     def names(self) -> list[str]:
         """The name each seat plays under: a player's own; a computer's level ("Normal",
@@ -160,5 +164,14 @@ class Resumed:
     name: str
 
 
-Change = Append | Truncate | SitDown | StandIn | Noted | Finished | Paused | Resumed
+@dataclass(frozen=True)
+class Analysed:
+    """The analysis of a finished table, as far as it was made (replacing the one kept):
+    not a change of its game, and told to nobody but those who asked for it."""
+
+    table: int
+    analysis: Analysis
+
+
+Change = Append | Truncate | SitDown | StandIn | Noted | Finished | Paused | Resumed | Analysed
 """Every change a server makes to a stored table."""

@@ -144,6 +144,14 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         SELECT count(*) FROM seats WHERE seats.table_id = tables.id AND seats.kind != 'computer'
     ) >= 2;
     """,
+    # 12: the computer's analysis of each finished table (core.analysis.Analysis as msgspec
+    # JSON), made by the server and kept so that a second look is instant
+    """
+    CREATE TABLE analyses (
+        table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+        analysis BLOB NOT NULL
+    );
+    """,
 )
 """Each entry brings the schema from version ``index`` to ``index + 1``."""
 

@@ -29,10 +29,12 @@ from typing import Any, assert_never
 import msgspec
 
 import core
+from core.analysis import Analysis
 from table import journal
 from table.ladder import Rating
 from table.protocol import Pace, SeatKind
 from table.store.changes import (
+    Analysed,
     Append,
     Change,
     Finished,
@@ -51,6 +53,7 @@ __all__ = ["Damaged", "StoreError", "TableStore"]
 
 _ACTION = msgspec.json.Encoder()
 _ACTION_OF: msgspec.json.Decoder[core.Action] = msgspec.json.Decoder(core.Action)
+_ANALYSIS_OF: msgspec.json.Decoder[Analysis] = msgspec.json.Decoder(Analysis)
 _UNREADABLE = (sqlite3.DatabaseError, msgspec.MsgspecError, ValueError)
 """What reading a table's rows may raise besides :class:`Damaged`."""
 
@@ -101,7 +104,17 @@ class TableStore:
                 part(row)
             except (Damaged, *_UNREADABLE) as exc:
                 row.damaged = row.damaged or str(exc) or type(exc).__name__
+        try:
+            row.analysis = self._read_analysis(row.id)
+        except _UNREADABLE:
+            row.analysis = None  # not the game's damage: the analysis is made again
         return row
+
+    def _read_analysis(self, table_id: int) -> Analysis | None:
+        found = self.db.execute(
+            "SELECT analysis FROM analyses WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        return None if found is None else _ANALYSIS_OF.decode(found[0])
 
     def _read_table(self, row: TableRow) -> None:
         """``row``'s own line, its seats and its pauses, raising at the first thing that
@@ -193,7 +206,8 @@ class TableStore:
             )
             table_id = cursor.lastrowid
             assert table_id is not None
-            for rows in ("seats", "actions", "journal", "pauses"):  # orphans of a damaged store
+            # the orphans of a damaged store
+            for rows in ("seats", "actions", "journal", "pauses", "analyses"):
                 self.db.execute(f"DELETE FROM {rows} WHERE table_id = ?", (table_id,))
             self.db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, name, level, colour) "
@@ -292,6 +306,12 @@ class TableStore:
                 if ended.rowcount != 1:
                     raise StoreError(f"table {table} is not paused by {name}")
                 return False
+            case Analysed(table, analysis):
+                execute(
+                    "INSERT OR REPLACE INTO analyses (table_id, analysis) VALUES (?, ?)",
+                    (table, _ACTION.encode(analysis)),
+                )
+                return False  # a look back at the game, not a move of it
             case _:
                 assert_never(change)
 
