@@ -200,11 +200,16 @@ class LocalGames(App[None]):
         self.push_screen(LoadScreen(self.store, replay_only=self.server_only), chosen)
 
     def analysis_for(self, seat: GameSeat) -> AnalysisSource | None:
-        """Where the final scores' ``a`` gets the analysis of ``seat``'s game: a game of
-        this machine's from its save; None for any other seat (the shared tables' flow
-        answers for a table's seat, then asks this for the rest)."""
+        """Where the final scores' ``a`` gets the analysis of ``seat``'s game: a shared
+        table's from its server, which makes and keeps it; a game of this machine's from
+        its save; None while the game is not over."""
+        import core
         from table.local import LocalSeat
 
+        if not core.is_over(seat.state):
+            return None
+        if seat.table is not None:
+            return seat.table.analysis()
         return local_analysis(seat.session) if isinstance(seat, LocalSeat) else None
 
     def replay_saved(self, name: str) -> None:

@@ -53,6 +53,8 @@ class TableAnalysis:
         self.table = table
         self.loop = loop
         self._kept = kept
+        self.note: str | None = None
+        """Nothing to add: the server checks what it keeps."""
 
     @property
     def kept(self) -> Analysis | None:

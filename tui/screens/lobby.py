@@ -11,9 +11,8 @@ none: there Esc does nothing, and q leaves after a question).
 from __future__ import annotations
 
 import contextlib
-import inspect
 import time
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -39,11 +38,6 @@ REFRESH = 2.0
 
 COLUMNS = (("", 1), ("Table", 16), ("Players", 28), ("Status", 15), ("Seen", 4))
 """Column labels and widths: they fit in 80 columns with the cell padding."""
-
-
-def _takes_analysis(screen: type) -> bool:
-    """Whether the replay screen shows an analysis (its ``analysis`` keyword)."""
-    return "analysis" in inspect.signature(screen).parameters
 
 
 def free_seat(info: TableInfo) -> int | None:
@@ -330,13 +324,15 @@ class LobbyScreen(Screen[None]):
         lines, standins = journal.told_lines(told), journal.standins(told, len(actions))
         title = seat.title
         seat.close()
-        more: dict[str, Any] = {}
-        if _takes_analysis(ReplayScreen):  # the server's analysis of it, what is kept shown at once
-            with contextlib.suppress(TableUnavailable, SeatError):
-                more["analysis"] = await self.directory.analysis(table)
+        analysis = None  # the server's, what it keeps shown at once
+        with contextlib.suppress(TableUnavailable, SeatError):
+            analysis = await self.directory.analysis(table)
+        me = self.directory.player
+        viewer = next((i for i, p in enumerate(states[0].players) if p.name == me), None)
         replay = ReplayScreen(
-            (states, actions), title=title, start=-1, lines=lines, standins=standins, **more
-        )
+            (states, actions), title=title, start=-1, lines=lines, standins=standins,
+            analysis=analysis, viewer=viewer,
+        )  # fmt: skip
         self.app.push_screen(replay)
 
     def action_create(self) -> None:
