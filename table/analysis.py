@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from multiprocessing import resource_tracker
 from multiprocessing.pool import Pool
 from typing import TYPE_CHECKING, Final, Protocol
 
@@ -58,11 +59,22 @@ def _start_worker(parent: int, cards: str | None) -> None:
     from table.lifeline import die_with
 
     die_with(parent)
+    _quiet_streams()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to act on
     with contextlib.suppress(OSError):
         os.nice(NICE)
     if cards is not None:
         core.use_cards(core.parse_cards(cards))
+
+
+def _quiet_streams() -> None:
+    """Standard input, output and error on /dev/null: a spawned process keeps its
+    parent's, which for a game is its terminal (a door's pty), where a worker's word
+    would be drawn over the screen and its open descriptor would keep the pty alive."""
+    nowhere = os.open(os.devnull, os.O_RDWR)
+    for stream in (0, 1, 2):
+        os.dup2(nowhere, stream)
+    os.close(nowhere)
 
 
 def _judge(job: tuple[core.GameState, core.Action, int, int]) -> Judgement | None:
@@ -183,6 +195,12 @@ def start_pool(workers: int, cards: str | None) -> Pool:
     descriptor of this process, die with it, run at a lower priority, ignore Ctrl+C and
     play with ``cards`` (a cards file's text; None: the built-in deck). The caller
     terminates it."""
+    # multiprocessing's resource tracker (started with the first pool) is handed
+    # ``sys.stderr.fileno()``: under Textual that is a capture whose number is -1, and the
+    # spawn fails ("bad value(s) in fds_to_keep"); and a real terminal would get its
+    # warnings drawn over the game. It gets /dev/null instead.
+    with open(os.devnull, "w") as nowhere, contextlib.redirect_stderr(nowhere):
+        resource_tracker.ensure_running()
     context = multiprocessing.get_context("spawn")
     return context.Pool(workers, initializer=_start_worker, initargs=(os.getpid(), cards))
 

@@ -84,6 +84,36 @@ def test_a_worker_inherits_no_descriptor(tmp_path: Path) -> None:
     others = {fd: target for fd, target in found.items() if fd > 2}
     assert all(target.startswith(("pipe:", "socket:", "/dev/null")) for target in others.values())
     assert len(others) <= 8, found
+    assert [found.get(fd) for fd in (0, 1, 2)] == ["/dev/null"] * 3, found
+
+
+_UNDER_TEXTUAL = """
+import io, os, sys
+from table.analysis import start_pool
+
+class Captured(io.StringIO):
+    def fileno(self):
+        return -1
+
+if __name__ == "__main__":
+    sys.stderr = Captured()
+    pool = start_pool(1, None)
+    print(pool.apply(os.getpid) != os.getpid())
+    pool.terminate()
+    pool.join()
+"""
+
+
+def test_a_pool_starts_under_a_captured_stderr(tmp_path: Path) -> None:
+    """Under Textual ``sys.stderr`` is a capture whose ``fileno()`` is -1: the pool (and
+    multiprocessing's resource tracker, which is handed that number) still starts. In a
+    fresh process, where the tracker has not started yet."""
+    script = tmp_path / "under_textual.py"
+    script.write_text(_UNDER_TEXTUAL)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.stdout.strip() == "True", done.stderr
 
 
 def test_a_worker_ignores_ctrl_c_runs_nicer_and_plays_the_games_cards() -> None:
