@@ -221,7 +221,7 @@ async def test_the_progress_shows_then_the_report(store, source) -> None:
         words = _text(screen, "#progress-words")
         assert words == f"2/{total} decisions · about 40 s left · Esc stops and keeps what is done"
         assert screen.query_one(ProgressBar).progress == 2
-        assert "Nothing is judged yet." in _text(screen, "#state-words")
+        assert "The report fills in when the analysis is done" in _text(screen, "#state-words")
         assert "Stop, keep what is done" in _keys(screen)
         source.go.release(total)
         await settle(pilot, lambda: not screen.running)

@@ -334,7 +334,13 @@ class AnalysisScreen(Screen[None]):
         if self.source.note is not None:
             lines.append(Text(self.source.note))  # Text: a file's name is not markup
         if not judged:
-            lines.append(Text("Nothing is judged yet." if self.running else "Nothing was judged."))
+            lines.append(
+                Text(
+                    "The report fills in when the analysis is done, or stopped with Esc."
+                    if self.running
+                    else "Nothing was judged."
+                )
+            )
         elif not self._complete(self.analysis):
             done = f"{len(judged)} of {self.wanted} decisions judged"
             lines.append(Text(done + (" so far." if self.running else "; c goes on."), "bold"))
