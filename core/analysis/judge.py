@@ -43,9 +43,10 @@ from core.rules import apply_code
 from core.state import GameState, Phase
 
 ANALYSIS_VERSION: Final = 2
-"""2: simulations stop at the end of the decision's season; candidates with the same
-effect share one value; exact searches only tried when they can fit. Bumped whenever a judgement would come out differently: a kept analysis of another
-version is made again rather than mixed with new judgements."""
+"""Bumped whenever a judgement would come out differently: a kept analysis of another
+version is made again rather than mixed with new judgements. (2: simulations stop at the
+end of the decision's season; candidates with the same effect share one value; an exact
+search is tried only when it can fit.)"""
 SIMULATIONS: Final = DEFAULT_ITERATIONS
 """Simulations of one decision in all (shared evenly by its candidates): as many as the
 hard computer spends on a decision."""
