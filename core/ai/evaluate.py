@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.caches import register
 from core.cards import CARDS, PATRON_OF, PATRONS, on_new_cards
@@ -96,6 +96,14 @@ class _Seat:
     """Marginal worth of one more card of each patron (exhibition, series, power)."""
     book_worth: float
     """Best gain of booking a Museum room now (0 if impossible)."""
+    standing: tuple[int, float, float, float, float]
+    """The terms of :func:`_standing` that depend only on these facts: exhibition, series,
+    future cards, powers, and the worth of a cube in stock."""
+    ranks: dict[tuple[int, int], tuple[float, float, float]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """What ranking 1st, 2nd, 3rd of an area is worth, by the area's two faces: filled as
+    asked (the same few areas are judged over and over within a season)."""
 
 
 def estimates(
@@ -197,7 +205,12 @@ def _compute_seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat
     book = 0.0
     if state.players[seat].reserve:
         book = _best_booking(state, seat, counts, room_values, future, weights)
-    return _Seat(tuple(counts), tuple(room_values), future, tuple(card_worth), book)
+    exhibition = sum(n * v for n, v in zip(counts, room_values, strict=True))
+    future_points = future / len(PATRONS) * sum(room_values)
+    powers = weights.power_per_season * later_seasons * sum(counts)
+    stock = weights.stock_cube if later_seasons else weights.last_season_stock
+    standing = (exhibition, series, future_points, powers, stock)
+    return _Seat(tuple(counts), tuple(room_values), future, tuple(card_worth), book, standing)
 
 
 def _best_booking(
@@ -223,13 +236,7 @@ def _best_booking(
 def _standing(state: GameState, seat: Seat, worth: _Seat, weights: Weights) -> float:
     """Points already certain plus the likely worth of the seasons to come."""
     player = state.players[seat]
-    counts = worth.counts
-    exhibition = sum(n * v for n, v in zip(counts, worth.room_values, strict=True))
-    series = _series_worth(counts, weights)
-    future = worth.future_cards / len(PATRONS) * sum(worth.room_values)
-    later_seasons = SEASONS - state.season
-    powers = weights.power_per_season * later_seasons * sum(counts)
-    stock = weights.stock_cube if later_seasons else weights.last_season_stock
+    exhibition, series, future, powers, stock = worth.standing
     return player.score + exhibition + series + future + powers + stock * player.stock
 
 
@@ -242,7 +249,9 @@ def _parcel_worth(state: GameState, parcel: int, worth: _Seat) -> float:
 # ---------------------------------------------------------------- the region
 
 
-def _rank_values(state: GameState, area: int, worth: _Seat, weights: Weights) -> tuple[float, ...]:
+def _rank_values(
+    state: GameState, area: int, worth: _Seat, weights: Weights
+) -> tuple[float, float, float]:
     """What being 1st, 2nd, 3rd of ``area`` is worth to a player."""
     parcels = sorted(
         (_parcel_worth(state, p, worth) for p in area_parcels(area) if state.region[p] != EMPTY),
@@ -262,41 +271,80 @@ def _add_excavation_areas(
     players = len(state.players)
     holders = cube_holders(state)
     passing = state.passing
-    active = [h != NEUTRAL and h not in passing for h in holders]
+    active = tuple(h != NEUTRAL and h not in passing for h in holders)
     # Tie-break: a lower passing space wins; players still in will pass later than those out.
-    order = [passing.index(h) if h in passing else 10 for h in holders]
-    for area in range(len(state.region) // 2):
+    order = tuple(passing.index(h) if h in passing else 10 for h in holders)
+    region = state.region
+    all_cubes = state.cubes
+    sharpness = weights.sharpness
+    for area in range(len(region) // 2):
         mask = AREA_MASK[area]
-        counts = [(cubes & mask).bit_count() for cubes in state.cubes]
-        for i in range(players):
-            if counts[i] == 0 and not active[i]:
+        counts = tuple([(cubes & mask).bit_count() for cubes in all_cubes])
+        key = (counts, active, order, players, sharpness)
+        chances = _AREA_CHANCES.get(key)
+        if chances is None:
+            if len(_AREA_CHANCES) >= _AREA_CHANCES_SIZE:
+                _AREA_CHANCES.clear()
+            chances = _AREA_CHANCES[key] = _rank_chances(counts, active, order, players, sharpness)
+        faces = (region[2 * area], region[2 * area + 1])
+        for i, chance in enumerate(chances):
+            if chance is None:
                 continue
-            beats = []
-            for j in range(len(holders)):
-                if j == i:
-                    continue
-                beats.append(
-                    _chance_above(
-                        counts[i],
-                        counts[j],
-                        order[i] < order[j],
-                        active[i] or active[j],
-                        not active[j],
-                        weights,
-                    )
-                )
-            first = math.prod(beats)
-            second = 0.0
-            for k, lose in enumerate(beats):
-                rest = math.prod(b for m, b in enumerate(beats) if m != k)
-                second += (1.0 - lose) * rest
-            third = max(0.0, 1.0 - first - second)
-            v1, v2, v3 = _rank_values(state, area, seats[i], weights)
+            worth = seats[i]
+            ranks = worth.ranks.get(faces)
+            if ranks is None:
+                ranks = worth.ranks[faces] = _rank_values(state, area, worth, weights)
+            first, second, third = chance
+            v1, v2, v3 = ranks
             values[i] += first * v1 + second * v2 + third * v3
 
 
+_AREA_CHANCES: dict[tuple[object, ...], tuple[tuple[float, float, float] | None, ...]] = register(
+    {}
+)
+"""Each player's chances of ranking 1st, 2nd, 3rd in an area, by the area's cube counts and
+who is still in: the same few situations come back in every position judged."""
+_AREA_CHANCES_SIZE = 100_000
+
+
+def _rank_chances(
+    counts: tuple[int, ...],
+    active: tuple[bool, ...],
+    order: tuple[int, ...],
+    players: int,
+    sharpness: float,
+) -> tuple[tuple[float, float, float] | None, ...]:
+    """Each seat's chances of ranking 1st, 2nd and 3rd in an area (None: out of it, with
+    no cube there). The chance of 1st is the product of the chances of ranking above each
+    other holder; of 2nd, the sum over each holder of the chance that it alone is above."""
+    chances: list[tuple[float, float, float] | None] = []
+    for i in range(players):
+        if counts[i] == 0 and not active[i]:
+            chances.append(None)
+            continue
+        beats = [
+            _chance_above(
+                counts[i],
+                counts[j],
+                order[i] < order[j],
+                active[i] or active[j],
+                not active[j],
+                sharpness,
+            )
+            for j in range(len(counts))
+            if j != i
+        ]
+        first = math.prod(beats)
+        second = 0.0
+        for k, lose in enumerate(beats):
+            rest = math.prod(b for m, b in enumerate(beats) if m != k)
+            second += (1.0 - lose) * rest
+        chances.append((first, second, max(0.0, 1.0 - first - second)))
+    return tuple(chances)
+
+
 def _chance_above(
-    mine: int, theirs: int, wins_tie: bool, open_fight: bool, they_are_out: bool, weights: Weights
+    mine: int, theirs: int, wins_tie: bool, open_fight: bool, they_are_out: bool, sharpness: float
 ) -> float:
     """Chance that a player ranks above another in an area (1 if the other is not ranked)."""
     if theirs == 0 and they_are_out:
@@ -304,7 +352,7 @@ def _chance_above(
     margin = mine - theirs + (0.5 if wins_tie else -0.5)
     if not open_fight:
         return 1.0 if margin > 0 else 0.0
-    return 1.0 / (1.0 + math.exp(-weights.sharpness * margin))
+    return 1.0 / (1.0 + math.exp(-sharpness * margin))
 
 
 def _add_survey_areas(

@@ -8,7 +8,7 @@ The whole contract::
         j = judge(states[index], actions[index], index, seed=7)  # a Judgement (or None if stopped)
     summarise(judgements, seat)   # mean loss, mistakes, blunders
     turning_points(judgements)    # the largest losses, largest first
-    in_words(states, actions, j, viewer=seat)  # "Season 2, your third placement: ..."
+    in_words(states, j, viewer=seat)  # "Season 2, your third turn: you extended ..."
 
 A judgement is in **expected final margin**: the deciding player's final score minus the
 best opponent's, in points, averaged over simulations that redeal the parcels nobody had

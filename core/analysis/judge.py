@@ -8,11 +8,13 @@ How (:func:`judge`):
 2. if the rest of the game holds nothing hidden and is small enough, it is searched
    exactly (:mod:`core.analysis.exact`): every player maximises their own final margin;
 3. otherwise the candidates are the hard computer's own (the heuristic's best
-   :data:`~core.ai.search.CANDIDATES`, passing, and what was played), and each is
-   simulated the same number of times as the hard computer searches in all, on the same
-   redealt worlds and with the same playouts (common random numbers: the comparison
-   between two candidates is far steadier than either value), two rounds ahead like the
-   hard computer, then judged by the heuristic's estimate of every player's final score.
+   :data:`~core.ai.search.CANDIDATES`, passing, and what was played; those with the same
+   effect counted once), simulated :data:`SIMULATIONS` times in all (as many as the hard
+   computer spends on a decision), shared evenly, with the same futures for each (common
+   random numbers: the comparison between two candidates is far steadier than either
+   value): two rounds ahead like the hard computer, every player answering with its
+   playouts, never past the end of the decision's season, then judged by the heuristic's
+   estimate of every player's final score (:class:`_Playouts`).
 
 A margin is a player's final score minus the best opponent's; the loss of a decision is
 the best candidate's margin minus the played one's (never negative: the played action is
@@ -21,6 +23,7 @@ always a candidate, so the best is at least as good).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Collection, Sequence
 from typing import Annotated, Final
@@ -29,20 +32,21 @@ import msgspec
 
 from core.actions import PASS, Action, format_action, from_code, to_code
 from core.ai.bot import Stop
-from core.ai.evaluate import estimates
+from core.ai.evaluate import advantage, estimates
 from core.ai.players import rank_codes
-from core.ai.playout import play_ahead
 from core.ai.search import CANDIDATES, DEFAULT_ITERATIONS, ROUNDS_AHEAD, SAMPLES
 from core.analysis.exact import exact_values
 from core.analysis.exact import margins as _margins
 from core.moves import legal_codes
 from core.public import public_view
-from core.rules import apply_code, redetermine
-from core.state import GameState
+from core.rules import apply_code
+from core.state import GameState, Phase
 
-ANALYSIS_VERSION: Final = 1
+ANALYSIS_VERSION: Final = 2
 """Bumped whenever a judgement would come out differently: a kept analysis of another
-version is made again rather than mixed with new judgements."""
+version is made again rather than mixed with new judgements. (2: simulations stop at the
+end of the decision's season; candidates with the same effect share one value; an exact
+search is tried only when it can fit.)"""
 SIMULATIONS: Final = DEFAULT_ITERATIONS
 """Simulations of one decision in all (shared evenly by its candidates): as many as the
 hard computer spends on a decision."""
@@ -148,27 +152,86 @@ def _kept(values: dict[int, float], played: int, best: int) -> list[int]:
 def _simulate(
     view: GameState, played: int, index: int, seed: int, simulations: int, stop: Stop | None
 ) -> dict[int, tuple[float, ...]] | None:
-    """Each candidate's mean margins (per seat) over the same redealt worlds."""
+    """Each candidate's mean margins (per seat) over the same simulated futures.
+
+    Candidates with the same effect (the same position after them: two orders of the same
+    two cubes, say) are simulated once and share the value, so that noise can never make
+    one of them a "better move" than the other."""
     ranked = rank_codes(view)
     candidates = [c for _, c in ranked[:CANDIDATES]]
     for extra in (PASS, played):
         if extra not in candidates and any(c == extra for _, c in ranked):
             candidates.append(extra)
+    effects: dict[GameState, list[int]] = {}
+    for candidate in candidates:
+        effects.setdefault(apply_code(view, candidate), []).append(candidate)
     seats = len(view.players)
-    totals = {c: [0.0] * seats for c in candidates}
-    rounds = max(1, -(-simulations // len(candidates)))
+    totals = {after: [0.0] * seats for after in effects}
+    rounds = max(1, -(-simulations // len(effects)))
     plies = ROUNDS_AHEAD * seats
+    playouts = _Playouts(view.season)
     for world_number in range(rounds):
         if stop is not None and stop():
             return None
         world_seed = f"{seed}:{index}:{world_number}"
-        world = redetermine(view, random.Random(world_seed))
-        for candidate in candidates:
-            after = play_ahead(
-                apply_code(world, candidate), random.Random(world_seed), plies, SAMPLES
-            )
-            margins = _margins(estimates(after, view.season))
-            total = totals[candidate]
+        for after, total in totals.items():
+            reached = playouts.play_ahead(after, random.Random(world_seed), plies)
+            margins = _margins(estimates(reached, view.season))
             for seat in range(seats):
                 total[seat] += margins[seat]
-    return {c: tuple(t / rounds for t in total) for c, total in totals.items()}
+    return {
+        candidate: tuple(t / rounds for t in totals[after])
+        for after, same in effects.items()
+        for candidate in same
+    }
+
+
+class _Playouts:
+    """The hard computer's simulated play (:func:`core.ai.playout.play_ahead`: every
+    player answers with the best of :data:`~core.ai.search.SAMPLES` random legal actions
+    by the heuristic), with two differences:
+
+    - it never plays past the end of the season of the decision judged, even when the
+      decision itself ends it: the next season's parcels would come from the hidden deck.
+      So nothing undealt is ever read, and no world needs redealing;
+    - the heuristic's judgement of each action tried is remembered, by position: the same
+      positions come back in simulation after simulation. The choices, and the random
+      numbers drawn for them, are exactly those of :func:`core.ai.playout.greedy_code`.
+    """
+
+    def __init__(self, season: int) -> None:
+        self.season = season
+        self.tried: dict[GameState, tuple[list[int], dict[int, float]]] = {}
+
+    def play_ahead(self, state: GameState, rng: random.Random, plies: int) -> GameState:
+        """Up to ``plies`` decisions from ``state``, stopping at the end of the season."""
+        for _ in range(plies):
+            if state.season != self.season or state.phase is Phase.OVER:
+                break
+            state = apply_code(state, self.greedy_code(state, rng))
+        return state
+
+    def greedy_code(self, state: GameState, rng: random.Random) -> int:
+        """:func:`core.ai.playout.greedy_code` with :data:`SAMPLES`, remembered."""
+        known = self.tried.get(state)
+        if known is None:
+            known = self.tried[state] = (legal_codes(state), {})
+        codes, values = known
+        if len(codes) == 1:
+            return codes[0]
+        if len(codes) > SAMPLES:
+            keep = rng.sample(codes, SAMPLES)
+            if PASS in codes and PASS not in keep:
+                keep.append(PASS)
+            codes = keep
+        seat = state.current
+        best_code, best_value = codes[0], -math.inf
+        for action_code in codes:
+            value = values.get(action_code)
+            if value is None:
+                value = values[action_code] = advantage(
+                    apply_code(state, action_code), seat, state.season
+                )
+            if value > best_value:
+                best_code, best_value = action_code, value
+        return best_code
