@@ -4,8 +4,9 @@ Two lanes, each its own pool of worker processes: ``quick`` for the easy and nor
 levels (a few milliseconds a decision) and ``deep`` for the hard level (a search of up to
 about two seconds), so that a hard search never holds up a quick move. A third,
 ``analysis``, judges the decisions of finished games (:mod:`table.server.analysis`): its
-workers run at a lower priority (:data:`ANALYSIS_NICE`) and there is one fewer of them than
-the cores (one at least), so that an analysis never slows a live table's computers. In each lane the
+workers, one a core, run at a lower priority (:data:`ANALYSIS_NICE`): the scheduler gives a
+live table's computers and the players' sessions about nine tenths of a core they share
+with one, so an analysis uses what is idle without slowing a live table. In each lane the
 waiting decisions are taken in turn across *owners* (the player who created the table):
 the owner served least recently goes first. One player's many tables of hard computers
 therefore delay another table's move by at most the decision already running in each
@@ -185,13 +186,13 @@ class Lane:
 
 
 def analysis_workers() -> int:
-    """One fewer than the cores this process may use (one at least): with their lower
-    priority, a live table's computers keep a core of their own whatever is analysed."""
+    """One a core this process may use: their lower priority leaves a shared core to a
+    live table's computers and the players' sessions (see the module)."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         cores = os.cpu_count() or 1
-    return max(1, cores - 1)
+    return max(1, cores)
 
 
 class Computers:
