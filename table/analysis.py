@@ -166,8 +166,11 @@ def _run(
     wait for it for ever) or a judgement raised."""
     if not jobs or (stop is not None and stop.is_set()):
         return
+    before = set(multiprocessing.active_children())
     pool = start_pool(min(workers, len(jobs)), cards)
-    started = list(getattr(pool, "_pool", ()))  # the workers a job may be lost with
+    # The pool's workers (a job is lost with one that dies: the pool would wait for ever),
+    # found through the public list of this process's children.
+    started = [child for child in multiprocessing.active_children() if child not in before]
     try:
         results = pool.imap_unordered(_judge, jobs)
         for _ in jobs:
