@@ -11,7 +11,6 @@ A second run is checked by the absence of any worker pool, never by a time.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import stat
 import subprocess
@@ -31,6 +30,7 @@ from table import analysis as table_analysis
 from tests.saves.corpus import CASES, Case, fingerprint, write_case
 from tests.saves.helpers import Clock, hot_seat
 from tests.saves.test_analysis import HOSTILE, finished_session, made_up
+from tests.saves.test_analysis_workers import _children
 from tui.__main__ import main
 
 REAL = 6
@@ -229,17 +229,6 @@ def _judged(jobs: list[Any], whole: Any) -> list[Any]:
 
 
 # ---------------------------------------------------------------- processes
-
-
-def _children(pid: int) -> set[int]:
-    found: set[int] = set()
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as file:
-                found.update(int(child) for child in file.read().split())
-    except OSError:
-        pass
-    return found
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc")
