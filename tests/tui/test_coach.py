@@ -237,3 +237,29 @@ def test_snapshot_first_note(snap_compare, store, monkeypatch, no_color) -> None
 
     app = app_for(store, seed=11, offer_resume=False)
     assert snap_compare(app, terminal_size=(80, 24), run_before=coached)
+
+
+def test_the_off_key_is_free_and_the_notes_keys_are_the_games() -> None:
+    """F2 is bound once on the game screen (nothing else, nor the app, takes it), and
+    every action key a note names is one the game screen binds."""
+    from textual.binding import Binding
+
+    from tui import draft
+    from tui.app import MykerinosApp
+    from tui.screens.game_menus import GameMenus
+
+    def keys(bindings) -> list[str]:
+        found = [b for b in bindings if isinstance(b, Binding)]
+        return [key.strip() for b in found for key in b.key.split(",")]
+
+    screen = keys(GameScreen.BINDINGS) + keys(GameMenus.BINDINGS) + keys(MykerinosApp.BINDINGS)
+    assert screen.count(coach.OFF_KEY) == 1
+    for key, patron in decisions.PATRON_KEYS.items():
+        assert coach.PATRON_POWERS[patron].startswith(f"{key} ")
+        assert key in draft.KEY_NAMES
+    state = _first(Situation.FINAL)
+    named = {"a", "b", "p", "n", "m", "x"}
+    assert named <= set(draft.KEY_NAMES)
+    words = " ".join(coach.note(s, state, ()) for s in Situation)
+    for key in named:
+        assert f" {key} " in words, key
