@@ -26,6 +26,7 @@ from textual.widget import Widget
 import core
 from saves.format import TableLine
 from table.seat import GameSeat, SeatError, Update, changes_the_table, told_beside
+from tui import coach as coaching
 from tui import decisions, look, prompts
 from tui import draft as drafting
 from tui.draft import IDLE, Draft, Mode, Refusal
@@ -33,6 +34,7 @@ from tui.messages import TablePlayed
 from tui.screens.game_menus import GameMenus
 from tui.widgets.actionbar import ActionBar, StatusLine
 from tui.widgets.board import Board
+from tui.widgets.coach_note import CoachNote
 from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
@@ -72,14 +74,18 @@ class GameScreen(GameMenus):
         Binding("slash", "hint", "Hint"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
+        Binding(coaching.OFF_KEY, "coaching_off", "Coaching off", show=False),  # the note says it
     ]  # fmt: skip
 
     draft: reactive[Draft] = reactive(IDLE, init=False, always_update=True, bindings=True)
     """The half-built action of the player deciding now."""
 
-    def __init__(self, seat: GameSeat) -> None:
+    def __init__(self, seat: GameSeat, *, coached: bool = False) -> None:
+        """``coached``: a note explains each situation the first time it comes (issue 28,
+        :mod:`tui.coach`); off in every other game."""
         super().__init__()
         self.seat = seat
+        self.coach = coaching.Coach() if coached else None
         self.message: Text | None = None
         """A refusal or a hint, shown above the options until the next step."""
         self._standing = False
@@ -97,12 +103,16 @@ class GameScreen(GameMenus):
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
         yield Board(self.state, id="body")
+        if self.coach is not None:
+            yield CoachNote(id="coach-note")
         yield ActionBar(id="actions")
         yield KeysBar(LISTED_KEYS)
 
     def on_mount(self) -> None:
         if not self._shown():  # closed as it opened (the app quitting, the door's session
             return  # ending): its parts are already going, and nothing is to be played
+        if self.coach is not None:
+            self.add_class("coached")
         self.render_state()
         self.query_one(Board).aim(room=False)
         self.seat.listen(self.on_seat_update)
@@ -177,6 +187,22 @@ class GameScreen(GameMenus):
         if self.message is not None:  # above the options, which stay the keys to press
             options = Text("\n").join([self.message, options]) if options else self.message
         self.query_one(ActionBar).show(prompt, options, prompts.survey_ranking(state))
+        self._coach(state, legal, mode)
+
+    def _coach(self, state: core.GameState, legal: tuple[core.Action, ...], mode: Mode) -> None:
+        """The coach's note for this position, if the game is coached (see :mod:`tui.coach`)."""
+        if self.coach is None:
+            return
+        seat = state.current_player
+        here = seat if self.seat.decides_here(seat) else None
+        words = self.coach.words(state, here, legal, room=mode is Mode.ROOM)
+        self.query_one(CoachNote).say(words)
+
+    def action_coaching_off(self) -> None:
+        """No more notes in this game (the key works only in a coached game)."""
+        if self.coach is not None:
+            self.coach.turn_off()
+            self.render_state()
 
     def mine(self, seat: int | None) -> bool:
         """Whether ``seat`` is this terminal's player's, whoever plays it now (at a shared
@@ -204,6 +230,8 @@ class GameScreen(GameMenus):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only the keys that apply now are active and shown in the keys bar."""
         parameter = parameters[0] if parameters else None
+        if action == "coaching_off":
+            return self.coach is not None and self.coach.on
         return drafting.allows(action, parameter, self.mode, self.seat)
 
     def on_key(self, event: events.Key) -> None:

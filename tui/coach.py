@@ -1,0 +1,246 @@
+"""The coached first game (issue 28): which situation a position is for the player at this
+terminal, and the short note that says what is being decided and what to weigh.
+
+Pure (no widgets): :class:`Coach` remembers which notes a game has shown (each once) and
+whether coaching is on; the game screen asks it, at every render, which note to show now
+and docks that note beside the board. A note never blocks play: it stays while the
+decision it is about is being made, and goes once the position changes.
+
+:func:`start_coached_game` starts a new game on this machine for the player against one
+easy computer, coached (the lesson list's last entry calls it).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING
+
+import core
+from core.state import EMPTY
+from tui import decisions
+
+if TYPE_CHECKING:
+    from tui.app import MykerinosApp
+
+OFF_KEY = "f2"
+"""The key that turns coaching off for the rest of the game (free on the game screen)."""
+OFF_WORDS = "F2: coaching off"
+"""The note's last line: how to turn coaching off."""
+
+
+class Situation(enum.Enum):
+    """A moment of the game the first game explains once, in the order notes are shown
+    when several are new at one decision."""
+
+    PLACEMENT = "placement"
+    NEUTRAL = "neutral"
+    MUSEUM = "museum"
+    SURVEY = "survey"
+    PATRON = "patron"
+    SEASON_END = "season end"
+    FINAL = "final scoring"
+    PASS = "pass"
+
+
+PATRON_POWERS = {
+    core.Patron.VIOLET: "v Violet adds a reserve cube to your stock, then a or b",
+    core.Patron.LEMON: "l Lemon lets a or b put one cube on a pyramid",
+    core.Patron.BROWN: "s Brown moves a stock cube into a Museum room",
+    core.Patron.BLACKMORE: "k Blackmore places 2 cubes anywhere, side by side",
+    core.Patron.TANGERINE: "t Tangerine places 3 cubes in a chain from yours",
+}
+"""What each patron's power does (RULES.md §4, D), with its key."""
+
+
+def situations(
+    state: core.GameState,
+    seat: int | None,
+    legal: tuple[core.Action, ...],
+    *,
+    room: bool = False,
+) -> list[Situation]:
+    """The situations ``state`` is for ``seat`` (the player at this terminal deciding now;
+    None when nobody here decides), in the order their notes would be shown. ``legal``:
+    the legal actions of ``state``; ``room``: that player is choosing a Museum room."""
+    if seat is None or state.current_player != seat or core.is_over(state):
+        return []
+    found: list[Situation] = []
+    keys = decisions.usable_keys(legal)
+    excavating = state.phase is core.Phase.EXCAVATION and not state.neutral_pending
+    if excavating and "a" in keys:
+        found.append(Situation.PLACEMENT)
+    if state.neutral_pending:
+        found.append(Situation.NEUTRAL)
+    if room:
+        found.append(Situation.MUSEUM)
+    if state.phase is core.Phase.SURVEY:
+        found.append(Situation.SURVEY)
+    if excavating and any(key in decisions.PATRON_KEYS for key in keys):
+        found.append(Situation.PATRON)  # before the season's end: it is decided now
+    if state.season >= 2:
+        found.append(Situation.SEASON_END)
+    if state.season == 4:
+        found.append(Situation.FINAL)
+    if excavating and _passing_matters(state, seat):
+        found.append(Situation.PASS)
+    return found
+
+
+def _passing_matters(state: core.GameState, seat: int) -> bool:
+    """Passing is worth weighing now: another player has passed, the stock cannot pay
+    for an extension, or this is the season's last action."""
+    others_passed = any(s >= 0 and s != seat for s in state.passing)
+    return others_passed or state.players[seat].stock < 2 or state.last_turn
+
+
+def note(situation: Situation, state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+    """The note's words for ``situation`` in ``state`` (RULES.md's rules, the game's keys),
+    its last line saying how to turn coaching off."""
+    return f"{_WORDS[situation](state, legal)}\n{OFF_WORDS}"
+
+
+def _placement(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+    return (
+        "Coach: a starts an excavation: 1 cube on any free space (arrows, Enter). "
+        "b extends: 2 cubes next to yours. Each 2 parcels side by side are an area: "
+        "most cubes there at the survey picks first."
+    )
+
+
+def _neutral(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+    return (
+        "Coach: now the neutral cubes you hold (N): n puts one on any free space, m two "
+        "(from a neutral cube, in a chain), x none. The neutral ranks in areas like a "
+        "player; the parcels it takes are discarded."
+    )
+
+
+def _pass(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+    free = next((i + 1 for i, s in enumerate(state.passing) if s == EMPTY), None)
+    space = f" (space {free} now)" if free is not None else ""
+    return (
+        f"Coach: p passes: you take the lowest free passing space{space}. "
+        "The last to pass starts next season; lower spaces win survey ties. "
+        "Cubes left in your stock carry over."
+    )
+
+
+def _survey(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+    return (
+        "Coach: area by area, most cubes ranks 1st (a tie: the lower passing space). "
+        "1st and 2nd take a parcel (points now, its power next season) or "
+        "book a Museum room with a reserve cube: press the option's number."
+    )
+
+
+def _museum(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+    return (
+        "Coach: each wing has a 3-room opening onto a 5-room; a 2-room sits between two "
+        "wings. A 5-room needs your cube next to it first. At the end each card scores "
+        "your best room of its wing (5, 3, 2, else 1)."
+    )
+
+
+def _season_end(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+    return (
+        f"Coach: season {state.season - 1} is scored: parcels gave their value at once. "
+        "Cubes on the region went back to reserves; stocks, cards and Museum rooms "
+        "carry over. New cubes came to your stock."
+    )
+
+
+def _final(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+    return (
+        "Coach: last season. At the end each card scores the best room you hold in its "
+        "wing (5, 3, 2, else 1); 5 more per set of all five patrons; the patronless "
+        "card scores nothing more."
+    )
+
+
+def _patron(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+    keys = decisions.usable_keys(legal)
+    powers = "; ".join(
+        PATRON_POWERS[patron] for key, patron in decisions.PATRON_KEYS.items() if key in keys
+    )
+    return (
+        f"Coach: each card's power, once a season: {powers}. Worth it when it wins an "
+        "area or a room you could not reach otherwise."
+    )
+
+
+_WORDS = {
+    Situation.PLACEMENT: _placement,
+    Situation.NEUTRAL: _neutral,
+    Situation.PASS: _pass,
+    Situation.SURVEY: _survey,
+    Situation.MUSEUM: _museum,
+    Situation.SEASON_END: _season_end,
+    Situation.FINAL: _final,
+    Situation.PATRON: _patron,
+}
+
+
+class Coach:
+    """One game's coaching: on until turned off; each situation's note shown once."""
+
+    def __init__(self) -> None:
+        self.on = True
+        self.shown: set[Situation] = set()
+        """The situations whose note this game has shown."""
+        self.showing: Situation | None = None
+        self._at: core.GameState | None = None
+        self._words = ""
+
+    def turn_off(self) -> None:
+        """No note from now on (the one in view goes)."""
+        self.on, self.showing = False, None
+
+    def words(
+        self,
+        state: core.GameState,
+        seat: int | None,
+        legal: tuple[core.Action, ...],
+        *,
+        room: bool = False,
+    ) -> str | None:
+        """The note to show now, or None. The note in view stays while the position is
+        the one it came at; then the first situation not yet explained (see
+        :func:`situations`) gets its note, once."""
+        if not self.on:
+            return None
+        if self.showing is not None and state != self._at:
+            self.showing = None
+        new = [s for s in situations(state, seat, legal, room=room) if s not in self.shown]
+        if new:  # a newer one (the Museum's, mid-decision) takes the place of the one shown
+            self.showing, self._at = new[0], state
+            self.shown.add(new[0])
+            self._words = note(new[0], state, legal)
+        return self._words if self.showing is not None else None
+
+
+def start_coached_game(app: MykerinosApp, name: str = "Ann") -> None:
+    """A new game on this machine: the player ``name`` (a valid player name, seat 1)
+    against one easy computer, with coaching on; it is saved like any game. A door's
+    session plays at the table server only: it is told so, and nothing starts."""
+    import saves
+    from table.local import LocalSeat
+    from tui.screens.game import GameScreen
+
+    if app.server_only:
+        app.notify("The coached game is played on your own machine: run mykerinos there.")
+        return
+    seats = [
+        saves.SeatConfig(name, core.Colour.BLUE, "human"),
+        saves.SeatConfig(
+            "Ben" if name.lower() != "ben" else "Cleo", core.Colour.RED, "computer", "easy"
+        ),
+    ]
+    try:
+        cards = app.cards[1] if app.cards is not None else None
+        session = saves.Session.new(app.store, seats, seed=app.seed, cards=cards)
+    except (saves.SaveError, ValueError) as exc:
+        app.notify(str(exc), title="Cannot start", severity="error", timeout=10)
+        return
+    app.session = session
+    seat = LocalSeat(session, pace=app.computer_pause, take_over=app.store.take_over)
+    app.show_main(GameScreen(seat, coached=True))
