@@ -15,6 +15,7 @@ from rich.text import Text
 import core
 import core.lessons
 from core.lessons import Lesson, Outcome, Step
+from tests.table.test_tickets import serving
 from tests.tui.conftest import app_for, settle
 from tui import decisions
 from tui.screens import lessons as lessons_screen
@@ -87,8 +88,20 @@ def kept(monkeypatch: pytest.MonkeyPatch) -> FakeProgress:
         monkeypatch.setattr(core.lessons, "attempt", fake_attempt, raising=False)
     progress = FakeProgress()
     monkeypatch.setattr(lessons_screen, "progress", lambda: progress)
-    monkeypatch.setattr("tui.local_games.LocalGames.learner", lambda self: "Ann")
     return progress
+
+
+@pytest.fixture
+async def door():
+    """A table server in this process, issuing tickets as the doors do."""
+    async with serving() as running:
+        yield running
+
+
+@pytest.fixture
+def ann(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This machine's player is Ann (not the login name of whoever runs the tests)."""
+    monkeypatch.setattr("tui.local_games.LocalGames.learner", lambda self: "Ann")
 
 
 def _bar(app) -> str:
@@ -110,7 +123,7 @@ def _fits(app) -> None:
             assert region.right <= width and region.bottom <= height, widget
 
 
-async def test_learn_starts_on_the_list_with_marks_and_the_coached_game(store, kept) -> None:
+async def test_learn_starts_on_the_list_with_marks_and_the_coached_game(store, kept, ann) -> None:
     kept.mark_done("Ann", "second")
     app = app_for(store, lessons=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -133,7 +146,7 @@ async def test_the_new_game_form_opens_the_list_and_esc_comes_back(store, kept) 
         await settle(pilot, lambda: isinstance(app.screen, NewGameScreen))
 
 
-async def test_a_lesson_played_by_keys_wrong_tries_then_done(store, kept) -> None:
+async def test_a_lesson_played_by_keys_wrong_tries_then_done(store, kept, ann) -> None:
     app = app_for(store, lessons=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, LessonsScreen))
@@ -166,7 +179,7 @@ async def test_a_lesson_played_by_keys_wrong_tries_then_done(store, kept) -> Non
         await settle(pilot, lambda: "Lesson 2/2 · Second lesson" in _panel(app))
 
 
-async def test_esc_goes_back_to_the_list_and_a_lesson_done_is_marked(store, kept) -> None:
+async def test_esc_goes_back_to_the_list_and_a_lesson_done_is_marked(store, kept, ann) -> None:
     app = app_for(store, lessons=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, LessonsScreen))
@@ -194,6 +207,30 @@ async def test_the_coached_entry_starts_a_game_against_the_easy_computer(store, 
         await settle(pilot, lambda: type(app.screen) is GameScreen)
         players = app.screen.seat.players
         assert [p.computer for p in players] == [None, "easy"]
+
+
+async def test_through_a_door_the_lobby_opens_the_lessons_of_the_door_s_player(
+    store, kept, door
+) -> None:
+    """The door's session is the same app: l in its lobby, the lessons of the ticket's
+    player (whatever the hello claims), a lesson played here, Esc back to the lobby."""
+    from table.client.directory import ServerAddress
+    from tests.tui.test_door_mode import door_app
+    from tui.screens.lobby import LobbyScreen
+
+    ticket = door.hub.issue_ticket("ann")
+    app = door_app(store, ServerAddress(door.socket, "mallory", ticket))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("l")
+        await settle(pilot, lambda: isinstance(app.screen, LessonsScreen))
+        assert "Learn to play · ann ·" in str(app.screen.query_one("#lessons-title").render())
+        await pilot.press("down", "enter", "p")
+        await settle(pilot, lambda: kept.marked == [("ann", "second")])
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, LessonsScreen))
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
 
 
 def test_a_lesson_at_80x24(snap_compare, store, kept) -> None:
