@@ -196,6 +196,11 @@ def learn(argv: list[str], driver: type[Driver] | None = None) -> int:
     parser.add_argument("--player", metavar="NAME", help="whose lessons (default: you)")
     parser.add_argument("--save-dir", metavar="DIR", help="folder of the saved games")
     args = parser.parse_args(argv)
+    from table.client.status import TICKET_ENV
+
+    if os.environ.get(TICKET_ENV) is not None:  # a door's lobby has the lessons (l)
+        print("mykerinos: a door's session plays at the table server only", file=sys.stderr)
+        return 2
     if args.list:
         import getpass
         import importlib
