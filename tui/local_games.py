@@ -1,5 +1,6 @@
 """The app's flow for the games of this machine: the game to resume, the new-game form,
-the list of saved games, a game open in another window, replays.
+the list of saved games, a game open in another window, replays, and the lessons (played
+here in every session, a door's too: a lesson is never a game at the table server).
 
 A part of :class:`tui.app.MykerinosApp` (which also plays at a table server,
 :mod:`tui.shared_tables`), kept apart so that each reads in one sitting. In a door's
