@@ -33,6 +33,7 @@ SUBCOMMANDS = (
     ("players", "the players who come in through the SSH door, by their keys"),
     ("invite", "a one-time code (with --web, a link) that lets a friend in"),
     ("analyse", "the computer's analysis of a finished game (NAME or FILE; --json)"),
+    ("learn", "learn to play: lessons, then a coached game (--list: the lessons done)"),
 )
 """The commands ``main`` hands on, with the line ``mykerinos --help`` shows for each: the
 game's own parser never sees them, so its help names them (each has its own ``--help``)."""
@@ -170,6 +171,8 @@ def main(argv: list[str] | None = None, driver: type[Driver] | None = None) -> i
         from tui.analyse_cli import main as analyse
 
         return analyse(argv[1:])
+    if argv[:1] == ["learn"]:
+        return learn(argv[1:], driver)
     args = parse_args(argv)
     try:
         return _run(args, driver)
@@ -178,6 +181,53 @@ def main(argv: list[str] | None = None, driver: type[Driver] | None = None) -> i
 
         print(f"mykerinos: {crash.one_line(crash.write_report(error))}", file=sys.stderr)
         return 1
+
+
+NO_LESSONS_LIST = "mykerinos: this build cannot list the lessons yet (no tui.learn_cli)"
+
+
+def learn(argv: list[str], driver: type[Driver] | None = None) -> int:
+    """``mykerinos learn``: the app on the list of lessons; ``--list`` prints the lessons
+    with a mark on those the player has done (``tui.learn_cli.print_lessons``)."""
+    parser = argparse.ArgumentParser(
+        prog="mykerinos learn", description="Learn to play: lessons, then a coached game."
+    )
+    parser.add_argument("--list", action="store_true", help="list the lessons and exit")
+    parser.add_argument("--player", metavar="NAME", help="whose lessons (default: you)")
+    parser.add_argument("--save-dir", metavar="DIR", help="folder of the saved games")
+    args = parser.parse_args(argv)
+    from table.client.status import TICKET_ENV
+
+    if os.environ.get(TICKET_ENV) is not None:  # a door's lobby has the lessons (l)
+        print("mykerinos: a door's session plays at the table server only", file=sys.stderr)
+        return 2
+    if args.list:
+        import getpass
+        import importlib
+
+        try:  # written beside this command: guarded until both are in the same build
+            cli, kept = (importlib.import_module(m) for m in ("tui.learn_cli", "saves.lessons"))
+        except ImportError:
+            print(NO_LESSONS_LIST, file=sys.stderr)
+            return 1
+        player = args.player or getpass.getuser() or "you"
+        result: int = cli.print_lessons(player, kept.default_folder())
+        return result
+    if driver is None and not has_terminal():
+        print(NO_TERMINAL, file=sys.stderr)
+        return 2
+    set_escape_delay()
+    from table.address import socket_path
+    from table.client.directory import ServerAddress
+    from tui.app import make_app
+
+    # The address names the player (--player): the lessons never dial the server.
+    server = ServerAddress(socket_path(None), args.player) if args.player else None
+    app = make_app(args.save_dir, server=server, lessons=True)
+    if driver is not None:
+        app.driver_class = driver
+    app.run()
+    return app.return_code or 0
 
 
 MAX_CARDS_FILE = 20_000

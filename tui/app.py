@@ -74,13 +74,15 @@ class MykerinosApp(SharedTables, LocalGames):
         cards: tuple[str, str] | None = None,
         server_only: bool = False,
         door: str | None = None,
+        lessons: bool = False,
     ) -> None:
         """``server``: where to look for a table server (None: play on this machine only);
         ``cards``: (file name, text) of the cards new games are played with (None: the
         built-in deck); ``server_only``: a door's session, which never plays on this
         machine (see the module docstring: it needs ``server``, and refuses ``resume``);
         ``door``: which door started that session (``ssh:PORT`` or ``web``), where a
-        guest's export goes."""
+        guest's export goes; ``lessons``: start on the list of lessons (``mykerinos
+        learn``; its ``server`` only names the player, it is never dialled)."""
         if server_only and (server is None or resume is not None):
             raise ValueError("a door's session plays at the table server only")
         super().__init__()
@@ -98,6 +100,7 @@ class MykerinosApp(SharedTables, LocalGames):
         self.seed = seed
         self.resume = resume
         self.offer_resume = offer_resume
+        self.lessons_first = lessons and not server_only
         self.computer_pause = computer_pause
         self.session: saves.Session | None = None
         self.load_error: str | None = None
@@ -200,6 +203,9 @@ class MykerinosApp(SharedTables, LocalGames):
             return  # the game is the default screen
         if self.open_elsewhere is not None:
             self._ask_elsewhere(*self.open_elsewhere)
+            return
+        if self.lessons_first:
+            self.open_lessons("new")
             return
         if self.load_error is not None:
             self.notify(self.load_error, title="Cannot load", severity="error", timeout=10)
@@ -305,12 +311,14 @@ def make_app(
     cards: tuple[str, str] | None = None,
     server_only: bool = False,
     door: str | None = None,
+    lessons: bool = False,
 ) -> MykerinosApp:
     """The app users run: saves in ``save_dir`` (else the env/default folder, see
     `saves.default_folder`); ``resume`` a save name (``""``: the latest unfinished game);
     ``computer_pause`` seconds between computer moves (0 in tests); ``server`` where a
     table server may listen (its lobby comes first when it answers); ``server_only``: a
-    door's session, playing at that server only (see :class:`MykerinosApp`)."""
+    door's session, playing at that server only (see :class:`MykerinosApp`); ``lessons``:
+    start on the list of lessons."""
     import saves
 
     store = saves.SaveStore(saves.default_folder(None if save_dir is None else str(save_dir)))
@@ -327,4 +335,5 @@ def make_app(
         cards=cards,
         server_only=server_only,
         door=door,
+        lessons=lessons,
     )

@@ -1,5 +1,6 @@
 """The app's flow for the games of this machine: the game to resume, the new-game form,
-the list of saved games, a game open in another window, replays.
+the list of saved games, a game open in another window, replays, and the lessons (played
+here in every session, a door's too: a lesson is never a game at the table server).
 
 A part of :class:`tui.app.MykerinosApp` (which also plays at a table server,
 :mod:`tui.shared_tables`), kept apart so that each reads in one sitting. In a door's
@@ -23,9 +24,11 @@ from tui.messages import LoadRequested, NewGameRequested, ReplayRequested
 if TYPE_CHECKING:
     import saves
     from table.analysis import AnalysisSource
-    from table.client.directory import TableDirectory
+    from table.client.directory import ServerAddress, TableDirectory
     from table.seat import GameSeat
     from tui.screens.game import GameScreen
+    from tui.screens.lesson import LessonScreen
+    from tui.screens.lessons import LessonsRequested, LessonsScreen
     from tui.screens.new_game import NewGameChoice, NewGameScreen
 
 
@@ -52,12 +55,17 @@ class LocalGames(App[None]):
     """Why the game to resume could not be loaded (the command prints it and stops)."""
     open_elsewhere: tuple[str, saves.GameOpenElsewhere] | None
     """The game to resume is open in another window: asked about once started."""
+    server: ServerAddress | None
+    lessons_back = "new"
+    """Where Esc on the list of lessons goes: ``new`` (the new-game form) or ``lobby``."""
 
     if TYPE_CHECKING:  # the app's own, see tui.app.MykerinosApp
 
         def show_main(self, screen: Screen[Any]) -> None: ...
 
         def start_local(self) -> None: ...
+
+        def open_lobby(self, *, come_back: bool = True) -> None: ...
 
     def _load_first(self, name: str) -> None:
         """Load the game to resume before the first frame, so that frame is the game."""
@@ -233,3 +241,99 @@ class LocalGames(App[None]):
         lines, standins = message.lines, message.standins  # a shared table's journal
         replay = ReplayScreen(history, title=message.title, lines=lines, standins=standins)
         self.push_screen(replay)
+
+    # ---------------------------------------------------------------- lessons
+
+    def learner(self) -> str:
+        """Whose lessons these are: the table server's name for this terminal's player (in
+        a door's session, the door's player), else ``--player``, else the login name."""
+        if self.directory is not None:
+            return self.directory.player
+        if self.server is not None and self.server.player:
+            return self.server.player
+        import getpass
+
+        try:
+            return getpass.getuser() or "you"
+        except (OSError, KeyError, ImportError):
+            return "you"
+
+    def open_lessons(self, back: str | None = None, select: int = 0) -> None:
+        """The list of lessons, ``select`` under the cursor; ``back``: where its Esc goes
+        (``new`` or ``lobby``; None: as last time)."""
+        from tui.screens.lessons import LessonsScreen, catalogue, progress
+
+        if back is not None:
+            self.lessons_back = back
+        player = self.learner()
+        self.show_main(LessonsScreen(catalogue(), progress().done(player), player, select))
+
+    def on_lessons_requested(self, message: LessonsRequested) -> None:
+        self.open_lessons(message.back)
+
+    def on_lessons_screen_closed(self, _message: LessonsScreen.Closed) -> None:
+        if self.lessons_back == "lobby" and self.directory is not None:
+            self.open_lobby(come_back=False)
+        else:
+            self.start_new_game()  # a door's session: its lobby
+
+    def on_lessons_screen_chosen(self, message: LessonsScreen.Chosen) -> None:
+        from tui.screens.lessons import COACHED
+
+        if message.index == COACHED:
+            self.start_coached_game()
+        else:
+            self.open_lesson(message.index)
+
+    def open_lesson(self, index: int) -> None:
+        """Lesson ``index`` of the catalogue on the game screen (from its start)."""
+        from table.lesson import LessonSeat
+        from tui.screens.lesson import LessonScreen
+        from tui.screens.lessons import catalogue
+
+        lessons = catalogue()
+        try:
+            seat = LessonSeat(lessons[index])
+        except (IndexError, RuntimeError) as exc:
+            self.notify(str(exc), title="Cannot open the lesson", severity="error")
+            return
+        self.show_main(LessonScreen(seat, index + 1, len(lessons)))
+
+    def on_lesson_screen_finished(self, message: LessonScreen.Finished) -> None:
+        from tui.screens.lessons import progress
+
+        try:
+            progress().mark_done(self.learner(), message.key)
+        except OSError as exc:  # the lesson is done all the same
+            self.notify(f"Your progress was not kept: {exc}", severity="warning")
+
+    def on_lesson_screen_leave(self, message: LessonScreen.Leave) -> None:
+        from tui.screens.lessons import catalogue
+
+        keys = [lesson.key for lesson in catalogue()]
+        index = keys.index(message.key) if message.key in keys else 0
+        if message.next and index + 1 < len(keys):
+            self.open_lesson(index + 1)
+        else:  # the last one done: the list, on its next entry (the coached game)
+            self.open_lessons(select=index + 1 if message.next else index)
+
+    def start_coached_game(self) -> None:
+        """A coached first game against the easy computer (``tui.coach``'s, when this build
+        has it; else a plain game against one easy computer)."""
+        import core
+        from tui.screens.lessons import coached_start
+        from tui.screens.new_game import NewGameChoice, SeatChoice, name_or
+
+        start = coached_start()
+        if start is not None:
+            start(self)
+            return
+        if self.server_only:
+            self.notify(
+                "Here games are played at the tables: create one with an easy computer (c).",
+                severity="warning",
+            )
+            return
+        me = SeatChoice(name_or(self.learner(), "You"), core.Colour.BLUE, "human", None)
+        computer = SeatChoice("Easy", core.Colour.RED, "computer", "easy")
+        self._new_game_chosen(NewGameChoice((me, computer), None))

@@ -4,8 +4,9 @@ Your tables come first (those where it is your turn before the others), then tab
 a seat free for you, then the games you can watch. The list refreshes itself every
 :data:`REFRESH` seconds. Enter sits you at the table under the cursor (or watches it when
 there is no seat for you), ``w`` watches, ``c`` creates a table, ``n`` chooses how a turn
-at another table is told, Esc goes back to the game on this machine (a door's session has
-none: there Esc does nothing, and q leaves after a question).
+at another table is told, ``l`` opens the lessons, Esc goes back to the game on this
+machine (a door's session has none: there Esc does nothing, and q leaves after a
+question).
 """
 
 from __future__ import annotations
@@ -123,6 +124,7 @@ class LobbyScreen(Screen[None]):
         Binding("r", "refresh", "Refresh", show=False),
         Binding("n", "notices", "Notices"),
         Binding("L", "ladder", "Ladder", key_display="L"),
+        Binding("l", "learn", "Learn"),
         # Esc goes back to the game on this machine; a door's session has none, and Esc
         # (pressed once too often after a replay or a form) must not end it: check_action
         # disables "close" there, and the keys bar offers no Esc. Leaving is q's.
@@ -355,6 +357,12 @@ class LobbyScreen(Screen[None]):
         from tui.screens.ladder import LadderScreen
 
         self.app.push_screen(LadderScreen(self.directory))
+
+    def action_learn(self) -> None:
+        """The lessons (played here, never at the server); Esc there comes back here."""
+        from tui.screens.lessons import LessonsRequested
+
+        self.post_message(LessonsRequested("lobby"))
 
     def action_notices(self) -> None:
         from tui.screens.dialogs import NoticesScreen

@@ -37,6 +37,15 @@ NAME_CELLS = 12
 for it."""
 
 
+def name_or(name: str, fallback: str) -> str:
+    """``name`` if it can be a player's name in the form, else ``fallback``."""
+    try:
+        check_player_name(name)
+    except ValueError:
+        return fallback
+    return name if cell_len(name) <= NAME_CELLS else fallback
+
+
 @dataclass(frozen=True)
 class SeatChoice:
     name: str
@@ -76,6 +85,8 @@ class NewGameScreen(Screen[None]):
         Binding("o,ctrl+o", "load", "Load…", key_display="o"),
         # Shown when a table server answered: its lobby (t is typed into a name field).
         Binding("ctrl+t", "tables", "Play with others", key_display="^t"),
+        # L is typed into a name field (and l changes a choice); Ctrl+L works everywhere.
+        Binding("L,ctrl+l", "learn", "Learn to play", key_display="L"),
         # q is typed into a name field when one has focus; Esc and ctrl+q work everywhere.
         Binding("q,ctrl+q", "quit", "Quit", show=False),
     ]
@@ -130,7 +141,7 @@ class NewGameScreen(Screen[None]):
                     yield Static(Text(f"{self.cards} (custom, --cards)"), id="cards-note")
             yield Static("", id="new-game-error")
             yield Static(
-                "Tab/↑↓ fields · ←→ change · Enter starts · o saved games · "
+                "Tab/↑↓ fields · ←→ change · Enter starts · o saved games · L learn to play · "
                 + ("^t play with others · " if self.tables else "")
                 + ("Esc back to the game" if self.can_cancel else "Esc quits"),
                 classes="keys",
@@ -217,6 +228,12 @@ class NewGameScreen(Screen[None]):
     def action_load(self) -> None:
         """The saved games (finished ones to replay, too); Esc there comes back here."""
         self.post_message(LoadRequested())
+
+    def action_learn(self) -> None:
+        """The lessons; Esc there comes back to this form."""
+        from tui.screens.lessons import LessonsRequested
+
+        self.post_message(LessonsRequested("new"))
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen
