@@ -115,3 +115,43 @@ def test_the_folder_is_beside_the_saves(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert default_folder() == tmp_path / "lessons"
     assert saves.lessons_folder() == tmp_path / "lessons"
     assert default_folder(str(tmp_path / "x" / "saves")) == tmp_path / "x" / "lessons"
+
+
+# ---------------------------------------------------------------- mykerinos learn --list
+
+
+def _listing(player: str | None, folder: Path, encoding: str) -> str:
+    import io
+
+    from tui.learn_cli import print_lessons
+
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding=encoding, errors="strict")
+    assert print_lessons(player, folder, out) == 0
+    return raw.getvalue().decode(encoding)
+
+
+def test_the_list_marks_the_lessons_done(tmp_path: Path) -> None:
+    LessonProgress(tmp_path).mark_done("Ada", "extend")
+    text = _listing("Ada", tmp_path, "utf-8")
+    lines = text.splitlines()
+    assert lines[0] == "Lessons for Ada: 1 of 13 done"
+    assert " 3. ✓ Extending an excavation" in lines
+    assert " 1.   The board: regions, areas, parcels, pyramids" in lines
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_the_list_falls_back_to_ascii_marks(tmp_path: Path) -> None:
+    LessonProgress(tmp_path).mark_done("Zoë", "board")
+    text = _listing("Zoë", tmp_path, "ascii")
+    assert " 1. [x] The board: regions, areas, parcels, pyramids" in text
+    assert " 2. [ ] Starting an excavation" in text
+    assert "Zo\\xeb" in text
+
+
+def test_the_list_escapes_a_hostile_name_and_survives_damage(tmp_path: Path) -> None:
+    name = "\x1b[31mevil" + "x" * 200
+    LessonProgress(tmp_path).path(name).write_bytes(b"{broken")
+    text = _listing(name, tmp_path, "utf-8")
+    assert "\x1b" not in text and "0 of 13 done" in text
+    assert all(len(line) <= 80 for line in text.splitlines())
