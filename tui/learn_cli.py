@@ -43,13 +43,10 @@ def _can_show(text: str, out: TextIO) -> bool:
 
 def lesson_lines(done: set[str], fancy: bool) -> list[str]:
     """One line per lesson: its number, a mark when done, its title."""
+    marks = (DONE_MARK, " ") if fancy else ("[x]", "[ ]")
     lines = []
     for number, chosen in enumerate(LESSONS, start=1):
-        finished = chosen.key in done
-        if fancy:
-            mark = DONE_MARK if finished else " "
-        else:
-            mark = "[x]" if finished else "[ ]"
+        mark = marks[0] if chosen.key in done else marks[1]
         lines.append(f"{number:>2}. {mark} {chosen.title}")
     return lines
 
