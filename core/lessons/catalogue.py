@@ -26,6 +26,7 @@ from core.actions import (
     placed_spaces,
 )
 from core.cards import Patron
+from core.errors import IllegalActionError
 from core.lessons.positions import card, play, position, surveying
 from core.lessons.steps import Check, Lesson, Step
 from core.museum import Room
@@ -41,9 +42,19 @@ def _replies(*notations: str) -> Callable[[GameState], GameState]:
     """The other players' scripted actions, in the text notation."""
 
     def reply(state: GameState) -> GameState:
-        return play(state, *notations)
+        for text in notations:
+            try:
+                state = play(state, text)
+            except IllegalActionError:  # the learner took that space: any start will do
+                options = legal_actions(state)
+                state = apply_action(state, next(iter(filter(_is_start, options)), options[0]))
+        return state
 
     return reply
+
+
+def _is_start(action: Action) -> bool:
+    return isinstance(action, Excavate)
 
 
 def _wanted(kinds: tuple[type, ...], words: str) -> Check:
@@ -414,7 +425,22 @@ def _patron_lesson(
         title=f"{patron.title}'s power",
         idea=_IDEA_PATRONS + idea,
         start=_patron_start(patron),
-        steps=(Step(prompt=prompt, check=_wanted((kind,), words), why=why),),
+        steps=(
+            Step(
+                prompt=prompt,
+                check=_wanted((kind,), words),
+                why=why,
+                reply=_replies("A h1", "A a6"),
+            ),
+            Step(
+                prompt=(
+                    f"Your {patron.name.title()} card is turned until the season ends. "
+                    "Start or extend as usual."
+                ),
+                check=_wanted((Excavate, Extend), "this step asks for a start or an extension"),
+                why="Each card is used once a season: more cards of a patron, more uses.",
+            ),
+        ),
     )
 
 
@@ -433,7 +459,7 @@ LEMON = _patron_lesson(
     "Lord Lemon: do A or B with exactly one of the placed cubes on a pyramid space "
     "(which must hold no cube).",
     "You own a Lemon card. Appeal to Lord Lemon: put a cube on a pyramid (b2 or f4).",
-    "Pyramid spaces are out of reach for everyone else: a cube there is safe.",
+    "Lord Lemon opens the pyramids, spaces nobody can take without him.",
     "only Lord Lemon lets a cube onto a pyramid: appeal to him",
 )
 BROWN = _patron_lesson(
@@ -442,7 +468,7 @@ BROWN = _patron_lesson(
     "Sir Brown: move 1 cube from your stock into a legal Museum room, during the "
     "excavations, without waiting for the survey.",
     "You own a Brown card. Appeal to Sir Brown: send a cube from your stock to the Museum.",
-    "Sir Brown books a room now, from your stock, before anyone else can.",
+    "Sir Brown books a room now, with a cube from your stock, before the survey.",
     "appeal to Sir Brown: a cube from your stock into a Museum room",
 )
 BLACKMORE = _patron_lesson(

@@ -11,6 +11,7 @@ import pytest
 import core
 from core.lessons import LESSONS, attempt, lesson
 from core.lessons.positions import check_position, position
+from core.region import parse_space
 
 RULES = " ".join(
     (Path(__file__).resolve().parents[2] / "docs" / "RULES.md").read_text(encoding="utf-8").split()
@@ -24,11 +25,11 @@ SOLUTIONS: dict[str, tuple[str, ...]] = {
     "pass": ("pass",),
     "survey": ("take P2", "book T1"),
     "museum": ("book F1", "book D12"),
-    "violet": ("violet c4",),
-    "lemon": ("lemon b2",),
-    "brown": ("brown T3",),
-    "blackmore": ("blackmore g6 h6",),
-    "tangerine": ("tangerine d3 e3 f3",),
+    "violet": ("violet c4", "A e5"),
+    "lemon": ("lemon b2", "A e5"),
+    "brown": ("brown T3", "A e5"),
+    "blackmore": ("blackmore g6 h6", "A e5"),
+    "tangerine": ("tangerine d3 e3 f3", "A e5"),
     "scoring": ("take P1", "take P3"),
     "neutral": ("A d5", "nA a6"),
 }
@@ -62,6 +63,9 @@ MISSES: dict[str, tuple[int, str, str]] = {
     "lemon": (0, "A a1", "Lord Lemon"),
     "scoring": (0, "take P2", "another choice adds 6"),
     "neutral": (1, "nskip", "placing none is allowed"),
+    "brown": (0, "A a1", "Sir Brown"),
+    "blackmore": (0, "B b3 a3", "Mrs. Blackmore"),
+    "tangerine": (0, "B d3 e3", "Colonel Tangerine"),
 }
 """A legal try that misses a step's task, and words of its check."""
 
@@ -132,6 +136,23 @@ def test_a_legal_miss_says_why_and_undoes(key: str) -> None:
     assert words in outcome.words
     assert outcome.state is state
     assert not outcome.done
+
+
+@pytest.mark.parametrize("key", ["violet", "lemon", "brown", "blackmore", "tangerine"])
+def test_a_turned_card_cannot_be_used_again_this_season(key: str) -> None:
+    state = _to_step(key, 1)
+    patron = core.Patron[key.upper()]
+    outcome = attempt(lesson(key), 1, state, core.parse_action(SOLUTIONS[key][0]))
+    assert f"you have no untilted {patron.title} card" in outcome.words
+    assert not outcome.done
+
+
+def test_a_reply_finds_another_space_when_the_learner_took_its_own() -> None:
+    chosen = lesson("violet")
+    outcome = attempt(chosen, 0, chosen.start(), core.parse_action("violet h1"))
+    assert outcome.done and outcome.state.current_player == 0
+    assert outcome.state.cubes[1].bit_count() == 2  # f2, and a start elsewhere than h1
+    assert outcome.state.cubes[0] >> parse_space("h1") & 1
 
 
 def test_a_step_out_of_range_is_an_index_error() -> None:
