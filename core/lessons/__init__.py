@@ -16,7 +16,13 @@ The contract (the screens, ``mykerinos learn`` and the tests use only this)::
 An illegal try is refused with the words the game already has (``core.refusals``); a legal
 try that misses the task is undone (``outcome.state`` is the position before it) and says
 why; either way the step stays. When a step is done, the other players' replies the lesson
-scripts are played too, so ``outcome.state`` is again the learner's turn (or the end).
+scripts are played too, so ``outcome.state`` is again the learner's turn (after the last
+step it is the position as it stands: the lesson is over).
+
+The learner is seat 0; positions are built by :mod:`core.lessons.positions` (checked: the
+cubes and cards add up, someone can move) and the lessons live in
+:mod:`core.lessons.catalogue`. Every word comes from docs/RULES.md; the tests hold each
+lesson to its scripted solution and its refusals.
 """
 
 from __future__ import annotations

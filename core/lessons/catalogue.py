@@ -303,8 +303,9 @@ SURVEY = Lesson(
         "to the player on the lower passing space.\n"
         "1st, then 2nd, either take one of the area's parcels or book a Museum room with a "
         "cube from their reserve. 3rd and 4th only take a parcel if one is left.\n"
-        "A parcel's value is scored at once. Afterwards every cube there goes back to its "
-        "owner's reserve."
+        "A player alone in an area makes only the 1st player's choice. A parcel's value is "
+        "scored at once; parcels nobody took are discarded, and every cube there goes back "
+        "to its owner's reserve."
     ),
     start=_survey_start,
     steps=(

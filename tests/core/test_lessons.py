@@ -155,6 +155,26 @@ def test_a_reply_finds_another_space_when_the_learner_took_its_own() -> None:
     assert outcome.state.cubes[0] >> parse_space("h1") & 1
 
 
+@pytest.mark.parametrize("key", list(SOLUTIONS))
+def test_every_legal_try_at_the_first_step_is_handled(key: str) -> None:
+    """Whatever legal action the learner tries first, ``attempt`` answers: a miss undoes,
+    a success plays the replies through to the learner's turn again (or finishes)."""
+    chosen = lesson(key)
+    state = chosen.start()
+    successes = 0
+    for action in core.legal_actions(state):
+        outcome = attempt(chosen, 0, state, action)
+        assert outcome.words
+        if not outcome.done:
+            assert outcome.state is state
+            continue
+        successes += 1
+        if not outcome.finished:
+            assert outcome.state.current_player == 0, (key, core.format_action(action))
+            assert core.legal_actions(outcome.state)
+    assert successes >= 1
+
+
 def test_a_step_out_of_range_is_an_index_error() -> None:
     chosen = lesson("start")
     with pytest.raises(IndexError):
