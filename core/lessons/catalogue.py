@@ -158,7 +158,7 @@ START = Lesson(
         Step(
             prompt="Start an excavation: one cube from your stock onto any free space.",
             check=_wanted((Excavate,), "this task is a start (A): one cube on one free space"),
-            why="A start opens a new place to grow from: later extensions must touch it.",
+            why="A start reaches anywhere; extensions then grow from any of your cubes.",
         ),
     ),
 )
@@ -412,9 +412,10 @@ def _patron_start(patron: Patron) -> Callable[[], GameState]:
 
 
 _IDEA_PATRONS = (
-    "From season 2, a parcel you took shows its patron: on your turn you may appeal to "
-    "that patron instead of A, B or C. Turn one untilted card of that patron (it stays "
-    "turned until the season ends) and use its power: at most one card per turn.\n"
+    "A parcel you take is kept patron side up. From the next season on, your turn may be "
+    "D, appeal to a patron, instead of A, B or C: turn one untilted card of that patron "
+    "(it stays turned until the season ends) and use its power. At most one card per "
+    "turn; several cards of one patron may each be used once a season.\n"
 )
 
 

@@ -33,6 +33,8 @@ class Lesson:
     """The idea, a few lines, true to docs/RULES.md and this project's rulings."""
     start: Callable[[], GameState]
     steps: tuple[Step, ...]
+    learner: int = 0
+    """The learner's seat in ``start()`` (the other seats' moves are scripted)."""
 
 
 @dataclass(frozen=True, slots=True)
