@@ -17,6 +17,7 @@ The contract the terminal game uses::
     store.keep_analysis(name, analysis, actions)  # the same, for a game only read
     store.list(); store.latest_unfinished(); store.delete(name, force=False)
     saves.check_player_name(name)       # ValueError saying which character is refused
+    saves.LessonProgress(saves.lessons_folder()).done(player)  # lessons done (issue 28)
 
 A save is a msgspec JSON document (:mod:`saves.format`): the seed, the seats and the
 action log, never the state; loading replays the log through ``core.apply_action``
@@ -28,6 +29,8 @@ nor hold characters that do not show (:mod:`saves.text`); older versions are mig
 
 from saves.errors import GameOpenElsewhere, ReadOnly, SaveError, TakenOver
 from saves.format import FORMAT, MAX_FILE_BYTES, VERSION, SaveFile, SeatConfig, TableLine
+from saves.lessons import LessonProgress
+from saves.lessons import default_folder as lessons_folder
 from saves.lock import Holder
 from saves.names import MAX_NAME_LENGTH, check_name
 from saves.session import Session
@@ -43,6 +46,7 @@ __all__ = [
     "VERSION",
     "GameOpenElsewhere",
     "Holder",
+    "LessonProgress",
     "ReadOnly",
     "SaveError",
     "SaveFile",
@@ -56,5 +60,6 @@ __all__ = [
     "check_player_name",
     "default_folder",
     "leader",
+    "lessons_folder",
     "printable",
 ]

@@ -16,46 +16,54 @@ The contract (the screens, ``mykerinos learn`` and the tests use only this)::
 An illegal try is refused with the words the game already has (``core.refusals``); a legal
 try that misses the task is undone (``outcome.state`` is the position before it) and says
 why; either way the step stays. When a step is done, the other players' replies the lesson
-scripts are played too, so ``outcome.state`` is again the learner's turn (or the end).
+scripts are played too, so ``outcome.state`` is again the learner's turn (after the last
+step it is the position as it stands: the lesson is over).
+
+The learner is seat 0; positions are built by :mod:`core.lessons.positions` (checked: the
+cubes and cards add up, someone can move) and the lessons live in
+:mod:`core.lessons.catalogue`. Every word comes from docs/RULES.md; the tests hold each
+lesson to its scripted solution and its refusals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from core.actions import Action
+from core.errors import IllegalActionError
+from core.lessons.catalogue import LESSONS
+from core.lessons.steps import Check, Lesson, Outcome, Step
+from core.rules import apply_action
 from core.state import GameState
 
-Check = Callable[[GameState, Action, GameState], "str | None"]
-"""A step's task: ``check(before, action, after)`` is None when the legal ``action`` does
-the task, else the sentence saying why it does not."""
+_BY_KEY = {chosen.key: chosen for chosen in LESSONS}
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    prompt: str
-    """What to do, in words (the keys are the screen's to say)."""
-    check: Check
-    why: str
-    """One line shown on success: why it matters."""
-    reply: Callable[[GameState], GameState] | None = None
-    """The other players' scripted actions after the step (None: none)."""
+def lesson(key: str) -> Lesson:
+    """The lesson called ``key`` (``KeyError`` for an unknown key)."""
+    return _BY_KEY[key]
 
 
-@dataclass(frozen=True, slots=True)
-class Lesson:
-    key: str
-    title: str
-    idea: str
-    """The idea, a few lines, true to docs/RULES.md and this project's rulings."""
-    start: Callable[[], GameState]
-    steps: tuple[Step, ...]
+def attempt(chosen: Lesson, step: int, state: GameState, action: Action) -> Outcome:
+    """Try ``action`` for step ``step`` of ``chosen`` from ``state`` (the learner to move).
+
+    Illegal: the rules' own refusal (``str`` of the ``IllegalActionError``: the action, then
+    why), ``state`` unchanged. Legal but missing the task: the step's check in words,
+    ``state`` unchanged. Done: the state after the action and the scripted replies, the
+    step's ``why``; ``finished`` on the last step. ``IndexError`` for a step the lesson
+    does not have.
+    """
+    if not 0 <= step < len(chosen.steps):
+        raise IndexError(f"lesson {chosen.key!r} has no step {step}")
+    current = chosen.steps[step]
+    try:
+        after = apply_action(state, action)
+    except IllegalActionError as refusal:
+        return Outcome(state, str(refusal), done=False, finished=False)
+    miss = current.check(state, action, after)
+    if miss is not None:
+        return Outcome(state, miss, done=False, finished=False)
+    if current.reply is not None:
+        after = current.reply(after)
+    return Outcome(after, current.why, done=True, finished=step == len(chosen.steps) - 1)
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    state: GameState
-    words: str
-    done: bool
-    finished: bool
+__all__ = ["LESSONS", "Check", "Lesson", "Outcome", "Step", "attempt", "lesson"]

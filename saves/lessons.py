@@ -1,0 +1,124 @@
+"""Which lessons each player has done (issue 28), remembered on this computer.
+
+The contract::
+
+    progress = saves.LessonProgress(saves.lessons_folder())
+    progress.done("Ada")            # {"board", "start"}: the keys of the lessons done
+    progress.mark_done("Ada", "extend")
+
+One small msgspec JSON file per player, in the folder beside the saves (``lessons``
+instead of ``saves``). Its name is a hash of the player's name, so any name (slashes,
+dots, control characters, thousands of characters) is a safe file name, and two players
+never share a file; the name is kept inside too, so a file only answers for its player.
+
+Reading never fails: a missing, damaged, hostile (a link, a FIFO, a huge file) or foreign
+file is no progress; keys of lessons this version does not know are ignored. Writing is
+atomic (:mod:`saves.atomic`) and raises :class:`~saves.errors.SaveError` saying why when
+the folder cannot be written. Two processes marking at the very same moment may lose one
+mark (the lesson is then simply offered again). Imports ``core`` only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import stat
+from pathlib import Path
+from typing import Final
+
+import msgspec
+
+from core.lessons import LESSONS
+from saves.atomic import write_atomically
+from saves.store import default_folder as saves_folder
+
+FORMAT: Final = "mykerinos-lessons"
+VERSION: Final = 1
+MAX_PROGRESS_BYTES: Final = 64 * 1024
+"""A progress file larger than this is not read (it holds a name and a few keys)."""
+FOLDER_NAME: Final = "lessons"
+
+
+class ProgressFile(msgspec.Struct, frozen=True):
+    """One player's progress as stored: the player's name and the keys of lessons done."""
+
+    player: str
+    done: tuple[str, ...] = ()
+    format: str = FORMAT
+    version: int = VERSION
+
+
+def default_folder(cli_dir: str | None = None) -> Path:
+    """Where progress lives: the folder ``lessons`` beside the save folder
+    (:func:`saves.default_folder`, so ``--save-dir`` and ``$MYKERINOS_SAVE_DIR`` move it
+    too), e.g. ``~/.local/share/mykerinos/lessons``."""
+    return saves_folder(cli_dir).parent / FOLDER_NAME
+
+
+def _known() -> frozenset[str]:
+    return frozenset(chosen.key for chosen in LESSONS)
+
+
+class LessonProgress:
+    """The lessons done by each player, kept in ``folder`` (created on the first mark)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+
+    def path(self, player: str) -> Path:
+        """The file of ``player``'s progress: a hash of the name, never the name itself."""
+        digest = hashlib.sha256(player.encode("utf-8", "surrogatepass")).hexdigest()
+        return self.folder / f"{digest[:40]}.json"
+
+    def done(self, player: str) -> set[str]:
+        """The keys of the lessons ``player`` has done (known to this version); empty when
+        there is no progress or it cannot be read. Never raises."""
+        data = _read_small(self.path(player))
+        if data is None:
+            return set()
+        try:
+            stored = msgspec.json.decode(data, type=ProgressFile)
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError):
+            return set()
+        if stored.format != FORMAT or stored.player != player:
+            return set()
+        return set(stored.done) & _known()
+
+    def mark_done(self, player: str, key: str) -> None:
+        """Remember that ``player`` has done the lesson ``key`` (``KeyError`` for a key no
+        lesson has); raises :class:`~saves.errors.SaveError` if it cannot be written."""
+        if key not in _known():
+            raise KeyError(key)
+        done = self.done(player)
+        if key in done:
+            return
+        order = [chosen.key for chosen in LESSONS]
+        keys = tuple(sorted(done | {key}, key=order.index))
+        data = msgspec.json.encode(ProgressFile(player=player, done=keys))
+        write_atomically(self.path(player), data)
+
+
+def _read_small(path: Path) -> bytes | None:
+    """The bytes of a plain file of at most :data:`MAX_PROGRESS_BYTES`, else None: never
+    follows a link, never blocks on a FIFO, never raises."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_PROGRESS_BYTES:
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_PROGRESS_BYTES and (chunk := os.read(fd, MAX_PROGRESS_BYTES + 1)):
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    return None if len(data) > MAX_PROGRESS_BYTES else data
