@@ -183,9 +183,6 @@ def main(argv: list[str] | None = None, driver: type[Driver] | None = None) -> i
         return 1
 
 
-NO_LESSONS_LIST = "mykerinos: this build cannot list the lessons yet (no tui.learn_cli)"
-
-
 def learn(argv: list[str], driver: type[Driver] | None = None) -> int:
     """``mykerinos learn``: the app on the list of lessons; ``--list`` prints the lessons
     with a mark on those the player has done (``tui.learn_cli.print_lessons``)."""
@@ -202,17 +199,10 @@ def learn(argv: list[str], driver: type[Driver] | None = None) -> int:
         print("mykerinos: a door's session plays at the table server only", file=sys.stderr)
         return 2
     if args.list:
-        import getpass
-        import importlib
+        from saves.lessons import default_folder
+        from tui.learn_cli import local_player, print_lessons
 
-        try:  # written beside this command: guarded until both are in the same build
-            cli, kept = (importlib.import_module(m) for m in ("tui.learn_cli", "saves.lessons"))
-        except ImportError:
-            print(NO_LESSONS_LIST, file=sys.stderr)
-            return 1
-        player = args.player or getpass.getuser() or "you"
-        result: int = cli.print_lessons(player, kept.default_folder())
-        return result
+        return print_lessons(args.player or local_player(), default_folder(args.save_dir))
     if driver is None and not has_terminal():
         print(NO_TERMINAL, file=sys.stderr)
         return 2

@@ -20,7 +20,7 @@ from core.state import EMPTY
 from tui import decisions
 
 if TYPE_CHECKING:
-    from tui.app import MykerinosApp
+    from tui.local_games import LocalGames
 
 OFF_KEY = "f2"
 """The key that turns coaching off for the rest of the game (free on the game screen)."""
@@ -218,7 +218,7 @@ class Coach:
         return self._words if self.showing is not None else None
 
 
-def start_coached_game(app: MykerinosApp, name: str = "Ann") -> None:
+def start_coached_game(app: LocalGames, name: str = "Ann") -> None:
     """A new game on this machine: the player ``name`` (a valid player name, seat 1)
     against one easy computer, with coaching on; it is saved like any game. A door's
     session plays at the table server only: it is told so, and nothing starts."""

@@ -246,17 +246,15 @@ class LocalGames(App[None]):
 
     def learner(self) -> str:
         """Whose lessons these are: the table server's name for this terminal's player (in
-        a door's session, the door's player), else ``--player``, else the login name."""
+        a door's session, the door's player), else ``--player``, else the login name (as
+        ``mykerinos learn --list`` says it)."""
         if self.directory is not None:
             return self.directory.player
         if self.server is not None and self.server.player:
             return self.server.player
-        import getpass
+        from tui.learn_cli import local_player
 
-        try:
-            return getpass.getuser() or "you"
-        except (OSError, KeyError, ImportError):
-            return "you"
+        return local_player()
 
     def open_lessons(self, back: str | None = None, select: int = 0) -> None:
         """The list of lessons, ``select`` under the cursor; ``back``: where its Esc goes
@@ -266,7 +264,8 @@ class LocalGames(App[None]):
         if back is not None:
             self.lessons_back = back
         player = self.learner()
-        self.show_main(LessonsScreen(catalogue(), progress().done(player), player, select))
+        done = progress(self.store.folder).done(player)
+        self.show_main(LessonsScreen(catalogue(), done, player, select))
 
     def on_lessons_requested(self, message: LessonsRequested) -> None:
         self.open_lessons(message.back)
@@ -303,7 +302,7 @@ class LocalGames(App[None]):
         from tui.screens.lessons import progress
 
         try:
-            progress().mark_done(self.learner(), message.key)
+            progress(self.store.folder).mark_done(self.learner(), message.key)
         except OSError as exc:  # the lesson is done all the same
             self.notify(f"Your progress was not kept: {exc}", severity="warning")
 
@@ -318,22 +317,8 @@ class LocalGames(App[None]):
             self.open_lessons(select=index + 1 if message.next else index)
 
     def start_coached_game(self) -> None:
-        """A coached first game against the easy computer (``tui.coach``'s, when this build
-        has it; else a plain game against one easy computer)."""
-        import core
-        from tui.screens.lessons import coached_start
-        from tui.screens.new_game import NewGameChoice, SeatChoice, name_or
+        """A coached first game against the easy computer (:mod:`tui.coach`)."""
+        from tui.coach import start_coached_game
+        from tui.screens.new_game import name_or
 
-        start = coached_start()
-        if start is not None:
-            start(self)
-            return
-        if self.server_only:
-            self.notify(
-                "Here games are played at the tables: create one with an easy computer (c).",
-                severity="warning",
-            )
-            return
-        me = SeatChoice(name_or(self.learner(), "You"), core.Colour.BLUE, "human", None)
-        computer = SeatChoice("Easy", core.Colour.RED, "computer", "easy")
-        self._new_game_chosen(NewGameChoice((me, computer), None))
+        start_coached_game(self, name=name_or(self.learner(), "You"))

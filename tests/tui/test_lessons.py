@@ -87,7 +87,7 @@ def kept(monkeypatch: pytest.MonkeyPatch) -> FakeProgress:
     if not hasattr(core.lessons, "attempt"):
         monkeypatch.setattr(core.lessons, "attempt", fake_attempt, raising=False)
     progress = FakeProgress()
-    monkeypatch.setattr(lessons_screen, "progress", lambda: progress)
+    monkeypatch.setattr(lessons_screen, "progress", lambda folder: progress)
     return progress
 
 

@@ -6,17 +6,14 @@ Esc goes back where the list was opened from (the new-game form, or the lobby in
 session); q leaves. The screen posts :class:`LessonsScreen.Chosen` (a lesson's index, or
 :data:`COACHED`) and :class:`LessonsScreen.Closed`; the app owns the flow.
 
-Also here, what the flow reads of the lessons and their progress (each guarded: the
-lessons, their progress and the coached game are written beside this screen):
-:func:`catalogue`, :func:`progress`, :func:`coached_start`.
+Also here, what the flow reads of the lessons and their progress: :func:`catalogue`,
+:func:`progress`.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -47,53 +44,20 @@ class Progress(Protocol):
     def mark_done(self, player: str, key: str) -> None: ...
 
 
-class ForgottenProgress:
-    """Progress kept for this run only: where this build cannot keep it on disk."""
-
-    def __init__(self) -> None:
-        self._done: dict[str, set[str]] = {}
-
-    def done(self, player: str) -> set[str]:
-        return set(self._done.get(player, ()))
-
-    def mark_done(self, player: str, key: str) -> None:
-        self._done.setdefault(player, set()).add(key)
-
-
 def catalogue() -> tuple[Lesson, ...]:
-    """The lessons in teaching order (none if this build has none yet)."""
-    from core import lessons
+    """The lessons in teaching order."""
+    from core.lessons import LESSONS
 
-    found: tuple[Lesson, ...] = getattr(lessons, "LESSONS", ())
-    return found
-
-
-_kept: Progress | None = None
+    return LESSONS
 
 
-def progress() -> Progress:
-    """The players' progress in the user data folder (through a door, the door's player's
-    own); for this run only if this build cannot keep it."""
-    global _kept
-    if _kept is None:
-        try:
-            kept = importlib.import_module("saves.lessons")
-            folder: Path = kept.default_folder()
-            _kept = kept.LessonProgress(folder)
-        except ImportError:
-            _kept = ForgottenProgress()
-    assert _kept is not None
-    return _kept
+def progress(save_folder: Path) -> Progress:
+    """The players' progress, beside the save folder ``save_folder`` (so ``--save-dir``
+    moves it too, as ``mykerinos learn --list`` reads it); through a door, the door's
+    player's own."""
+    from saves.lessons import LessonProgress, default_folder
 
-
-def coached_start() -> Callable[[Any], None] | None:
-    """``tui.coach.start_coached_game(app)`` when this build has it, else None."""
-    try:
-        coach = importlib.import_module("tui.coach")
-    except ImportError:
-        return None
-    start: Callable[[Any], None] | None = getattr(coach, "start_coached_game", None)
-    return start
+    return LessonProgress(default_folder(str(save_folder)))
 
 
 class LessonsRequested(Message):
