@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from rich.text import Text
+from textual.widgets import OptionList
 
 import core
 import core.lessons
@@ -128,7 +129,8 @@ async def test_learn_starts_on_the_list_with_marks_and_the_coached_game(store, k
     app = app_for(store, lessons=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, LessonsScreen))
-        entries = [str(o.prompt) for o in app.screen.query_one("OptionList")._options]
+        options = app.screen.query_one(OptionList)
+        entries = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert entries[0].startswith("· ") and "Passing" in entries[0]
         assert entries[1].startswith("✓ ") and "Second lesson" in entries[1]
         assert "coached first game against the easy computer" in entries[-1]
@@ -153,6 +155,7 @@ async def test_a_lesson_played_by_keys_wrong_tries_then_done(store, kept, ann) -
         await pilot.press("enter")
         await settle(pilot, lambda: isinstance(app.screen, LessonScreen))
         screen = app.screen
+        assert isinstance(screen, LessonScreen)
         seat = screen.lesson_seat
         await settle(pilot, lambda: "Task 1/2: Pass." in _panel(app))
         assert "Lesson 1/2 · Passing" in _panel(app)
@@ -190,7 +193,7 @@ async def test_esc_goes_back_to_the_list_and_a_lesson_done_is_marked(store, kept
         await pilot.press("enter")  # the last lesson: the list, on the coached game
         await settle(pilot, lambda: isinstance(app.screen, LessonsScreen))
         assert "1 of 2 lessons done" in str(app.screen.query_one("#lessons-title").render())
-        assert app.screen.query_one("OptionList").highlighted == 2
+        assert app.screen.query_one(OptionList).highlighted == 2
         await pilot.press("up", "enter")  # done lessons can be played again
         await settle(pilot, lambda: isinstance(app.screen, LessonScreen))
         await pilot.press("escape")
@@ -205,7 +208,9 @@ async def test_the_coached_entry_starts_a_game_against_the_easy_computer(store, 
         await settle(pilot, lambda: isinstance(app.screen, LessonsScreen))
         await pilot.press("end", "enter")
         await settle(pilot, lambda: type(app.screen) is GameScreen)
-        players = app.screen.seat.players
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        players = game.seat.players
         assert [p.computer for p in players] == [None, "easy"]
 
 

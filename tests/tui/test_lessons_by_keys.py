@@ -47,7 +47,9 @@ async def test_a_lesson_by_keys(store, index: int, monkeypatch) -> None:
         await settle(pilot, lambda: isinstance(app.screen, LessonsScreen))
         app.open_lesson(index)
         await settle(pilot, lambda: isinstance(app.screen, LessonScreen))
-        seat = app.screen.lesson_seat
+        screen = app.screen
+        assert isinstance(screen, LessonScreen)
+        seat = screen.lesson_seat
         player = LessonPlayer(app, pilot)
         missed_at, miss, words = MISSES[chosen.key]
         for number, text in enumerate(SOLUTIONS[chosen.key]):
