@@ -59,7 +59,8 @@ async def test_any_key_pauses_a_summary_that_would_move_on_by_itself(store, monk
         assert isinstance(shown, SeasonSummaryScreen)
 
         def keys() -> str:
-            return str(shown.query_one("#summary-keys").render())
+            found = shown.query("#summary-keys")  # not there until the screen is composed
+            return str(found.first().render()) if found else ""
 
         await settle(pilot, lambda: "continuing by itself in" in keys())
         assert shown.countdown is not None

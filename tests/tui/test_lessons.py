@@ -15,7 +15,7 @@ from textual.widgets import OptionList
 
 import core
 import core.lessons
-from core.lessons import Lesson, Outcome, Step
+from core.lessons import Lesson, Step
 from tests.table.test_tickets import serving
 from tests.tui.conftest import app_for, settle
 from tui import decisions
@@ -55,21 +55,6 @@ SECOND = Lesson("second", "Second lesson", "Another idea.", _start,
                 (Step("Pass.", _must(core.Pass, MISS), PASS_WHY),))  # fmt: skip
 
 
-def fake_attempt(lesson: Lesson, step: int, state: core.GameState, action: core.Action) -> Outcome:
-    """The contract of ``core.lessons.attempt``, for a build that has not got it yet."""
-    try:
-        after = core.apply_action(state, action)
-    except core.IllegalActionError as exc:
-        return Outcome(state, exc.reason, False, False)
-    the_step = lesson.steps[step]
-    missed = the_step.check(state, action, after)
-    if missed is not None:
-        return Outcome(state, missed, False, False)
-    if the_step.reply is not None:
-        after = the_step.reply(after)
-    return Outcome(after, the_step.why, True, step + 1 == len(lesson.steps))
-
-
 class FakeProgress:
     def __init__(self) -> None:
         self.marked: list[tuple[str, str]] = []
@@ -84,9 +69,9 @@ class FakeProgress:
 @pytest.fixture
 def kept(monkeypatch: pytest.MonkeyPatch) -> FakeProgress:
     """The fake lessons in place of the real ones, and progress kept in memory."""
-    monkeypatch.setattr(core.lessons, "LESSONS", (PASSING, SECOND), raising=False)
-    if not hasattr(core.lessons, "attempt"):
-        monkeypatch.setattr(core.lessons, "attempt", fake_attempt, raising=False)
+    # The screens' one way to the lessons: patching core.lessons.LESSONS itself would leak
+    # into any module that first imports it meanwhile (tui.learn_cli, saves.lessons).
+    monkeypatch.setattr(lessons_screen, "catalogue", lambda: (PASSING, SECOND))
     progress = FakeProgress()
     monkeypatch.setattr(lessons_screen, "progress", lambda folder: progress)
     return progress
