@@ -469,7 +469,7 @@ def ranking(state: GameState, area: int) -> list[Seat]:
     return [seat for _, _, seat in ranked]
 
 
-def _survey_plan(state: GameState, ranks: list[Seat]) -> tuple[tuple[SurveyStep, Seat], ...]:
+def survey_plan(state: GameState, ranks: list[Seat]) -> tuple[tuple[SurveyStep, Seat], ...]:
     """The steps of an area's survey, from its ranking (RULES.md §4 phase 3 and §8)."""
     choose, take, pick = SurveyStep.CHOOSE, SurveyStep.TAKE, SurveyStep.PICK_NEUTRAL
     if NEUTRAL in ranks[:2]:
@@ -490,7 +490,7 @@ def _survey_area(state: GameState, area: int, events: Events) -> GameState:
     if area >= len(state.region) // 2:
         return _end_season(state, events)
     ranks = ranking(state, area)
-    state = replace(state, survey_area=area, survey_steps=_survey_plan(state, ranks))
+    state = replace(state, survey_area=area, survey_steps=survey_plan(state, ranks))
     if events is not None:
         names = ", ".join(_holder_name(state, seat) for seat in ranks) or "nobody"
         _tell(events, state, None, f"Survey of area {area + 1}, ranked: {names}")

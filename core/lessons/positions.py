@@ -31,14 +31,13 @@ import core
 from core.cards import CARDS, Patron
 from core.moves import legal_codes
 from core.region import WIDTH, face_card
-from core.rules import ranking
+from core.rules import ranking, survey_plan
 from core.state import (
     CUBES_PER_COLOUR,
     EMPTY,
     NEUTRAL,
     GameState,
     Phase,
-    SurveyStep,
     cube_holders,
     cube_index,
 )
@@ -60,7 +59,14 @@ def card(patron: Patron | None, value: int | None = None) -> int:
     return (exact or matching)[0].id
 
 
-def _rows(board: str) -> list[list[str]]:
+def read_picture(
+    board: str, letters: Mapping[str, int], holders: int, heights: tuple[int, ...] = (ROWS,)
+) -> tuple[int, int, list[int]]:
+    """A region drawn as text (the rulebook-style pictures of the lessons and the rule
+    tests): its rows (one of ``heights``), its pyramids' mask, and each of ``holders``
+    cube holders' mask. ``.`` is a free space, ``^`` a pyramid, a capital letter (a key of
+    ``letters``: its holder's index) a cube, a small one a cube on a pyramid; column labels
+    and ``|`` separators are skipped."""
     rows = []
     for line in board.strip("\n").splitlines():
         tokens = [t for t in line.split() if t != "|"]
@@ -71,9 +77,20 @@ def _rows(board: str) -> list[list[str]]:
         if len(tokens) != WIDTH:
             raise ValueError(f"a row of a picture has {WIDTH} spaces: {line!r}")
         rows.append(tokens)
-    if len(rows) != ROWS:
-        raise ValueError(f"a lesson's picture has {ROWS} rows, not {len(rows)}")
-    return rows
+    if len(rows) not in heights:
+        raise ValueError(f"a picture has {' or '.join(map(str, heights))} rows, not {len(rows)}")
+    pyramids = 0
+    cubes = [0] * holders
+    for row, tokens in enumerate(rows):
+        for col, token in enumerate(tokens):
+            space = row * WIDTH + col
+            if token == "^" or (token != "." and token.islower()):
+                pyramids |= 1 << space
+            if token not in ".^":
+                if token.upper() not in letters:
+                    raise ValueError(f"no player or neutral with the letter {token!r}")
+                cubes[letters[token.upper()]] |= 1 << space
+    return len(rows), pyramids, cubes
 
 
 def position(
@@ -110,21 +127,10 @@ def position(
     gone = max(0, 8 * (season - 1) - len(taken - set(parcels.values())))
     discard = tuple(face_card(f) for f in unused[:gone])
     deck = tuple(unused[gone:])
-    rows = _rows(board)
     letters = {p.colour.letter: seat for seat, p in enumerate(base.players)}
     if players == 2:
         letters["N"] = cube_index(base, NEUTRAL)
-    pyramids = 0
-    cubes = [0] * len(base.cubes)
-    for row, tokens in enumerate(rows):
-        for col, token in enumerate(tokens):
-            space = row * WIDTH + col
-            if token == "^" or (token != "." and token.islower()):
-                pyramids |= 1 << space
-            if token not in ".^":
-                if token.upper() not in letters:
-                    raise ValueError(f"no player or neutral with the letter {token!r}")
-                cubes[letters[token.upper()]] |= 1 << space
+    _, pyramids, cubes = read_picture(board, letters, len(base.cubes))
     rooms = [EMPTY] * len(base.museum)
     for room, seat in (museum or {}).items():
         rooms[room] = seat
@@ -172,14 +178,12 @@ def position(
 def surveying(state: GameState, area: int = 0) -> GameState:
     """``state`` (every player on the passing scale) at the start of the survey of
     ``area``, as the rules begin it: ranked by cubes, ties to the lower passing space."""
-    ranks = ranking(state, area)
-    steps = [(SurveyStep.CHOOSE, seat) for seat in ranks[:2]]
-    steps += [(SurveyStep.TAKE, seat) for seat in ranks[2:]]
+    steps = survey_plan(state, ranking(state, area))
     state = replace(
         state,
         phase=Phase.SURVEY,
         survey_area=area,
-        survey_steps=tuple(steps),
+        survey_steps=steps,
         current=steps[0][1],
     )
     check_position(state)

@@ -33,10 +33,9 @@ from typing import Any
 from msgspec.structs import replace
 
 import core
+from core.lessons.positions import read_picture
 from core.region import WIDTH, parse_space, rows_in
 from core.state import CUBES_PER_COLOUR, NEUTRAL, GameState, Phase
-
-_COLUMNS = "abcdefgh"
 
 PYRAMIDS_AND_OPPONENTS = """
   a b c d | e f g h
@@ -61,23 +60,6 @@ WITH_NEUTRAL = """
 """2 players: Blue's cube on b2, a neutral cube on f2, Red's on g4."""
 
 
-def _rows(board: str) -> list[list[str]]:
-    """The tokens of each row of a picture, without labels and separators."""
-    rows = []
-    for line in board.strip("\n").splitlines():
-        tokens = [t for t in line.split() if t != "|"]
-        if not tokens or "".join(tokens) == _COLUMNS:
-            continue
-        if tokens[0].isdigit():
-            tokens = tokens[1:]
-        if len(tokens) != WIDTH:
-            raise ValueError(f"a row of a picture has {WIDTH} spaces: {line!r}")
-        rows.append(tokens)
-    if len(rows) not in (6, 9):
-        raise ValueError(f"a picture has 6 or 9 rows, not {len(rows)}")
-    return rows
-
-
 def position(
     board: str,
     players: int = 3,
@@ -92,26 +74,13 @@ def position(
     use :func:`with_player` for a player's stock, reserve or cards.
     """
     state = core.new_game(players, seed, colours=colours)
-    rows = _rows(board)
     letters = {p.colour.letter: seat for seat, p in enumerate(state.players)}
     if players == 2:
         letters["N"] = core.cube_index(state, NEUTRAL)
-    pyramids = 0
-    cubes = [0] * len(state.cubes)
-    for row, tokens in enumerate(rows):
-        for col, token in enumerate(tokens):
-            space = row * WIDTH + col
-            if token == ".":
-                continue
-            if token == "^" or token.islower():
-                pyramids |= 1 << space
-            if token != "^":
-                if token.upper() not in letters:
-                    raise ValueError(f"no player or neutral with the letter {token!r}")
-                cubes[letters[token.upper()]] |= 1 << space
+    height, pyramids, cubes = read_picture(board, letters, len(state.cubes), heights=(6, 9))
     region = state.region
     season = state.season
-    if len(rows) == 9:
+    if height == 9:
         region = (*state.region, *state.deck[:4])
         season = 4
     neutral_on_board = cubes[letters["N"]].bit_count() if players == 2 else 0
