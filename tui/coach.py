@@ -43,13 +43,14 @@ class Situation(enum.Enum):
 
 
 PATRON_POWERS = {
-    core.Patron.VIOLET: "v Violet adds a reserve cube to your stock, then a or b",
-    core.Patron.LEMON: "l Lemon lets a or b put one cube on a pyramid",
-    core.Patron.BROWN: "s Brown moves a stock cube into a Museum room",
-    core.Patron.BLACKMORE: "k Blackmore places 2 cubes anywhere, side by side",
-    core.Patron.TANGERINE: "t Tangerine places 3 cubes in a chain from yours",
+    core.Patron.VIOLET: "Violet adds a reserve cube to your stock, then a or b",
+    core.Patron.LEMON: "Lemon lets a or b put one cube on a pyramid",
+    core.Patron.BROWN: "Brown moves a stock cube into a Museum room",
+    core.Patron.BLACKMORE: "Blackmore places 2 cubes anywhere, side by side",
+    core.Patron.TANGERINE: "Tangerine places 3 cubes in a chain from yours",
 }
-"""What each patron's power does (RULES.md §4, D), with its key."""
+"""What each patron's power does (RULES.md §4, D); its key is the game's own
+(``decisions.PATRON_KEYS``), put before it in a note."""
 
 
 def situations(
@@ -160,7 +161,9 @@ def _final(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
 def _patron(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
     keys = decisions.usable_keys(legal)
     powers = "; ".join(
-        PATRON_POWERS[patron] for key, patron in decisions.PATRON_KEYS.items() if key in keys
+        f"{key} {PATRON_POWERS[patron]}"
+        for key, patron in decisions.PATRON_KEYS.items()
+        if key in keys
     )
     return (
         f"Coach: each card's power, once a season: {powers}. Worth it when it wins an "
