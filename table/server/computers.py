@@ -35,6 +35,7 @@ from typing import Any, Final
 
 import core
 from core.analysis import SIMULATIONS, Judgement
+from table.analysis import workers_default
 from table.lifeline import die_with
 from table.server.log import log
 
@@ -185,16 +186,6 @@ class Lane:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-def analysis_workers() -> int:
-    """One a core this process may use: their lower priority leaves a shared core to a
-    live table's computers and the players' sessions (see the module)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
-    return max(1, cores)
-
-
 class Computers:
     """The three lanes (see the module docstring). ``simulations``: of each judgement of
     an analysis (None: :data:`SIMULATIONS`, or the tests' :data:`SIMULATIONS_ENV`)."""
@@ -207,7 +198,9 @@ class Computers:
             simulations, nice = int(os.environ[SIMULATIONS_ENV]), 0
             log(f"analyses judge with {simulations} simulations, not niced ({SIMULATIONS_ENV})")
         self.simulations = max(1, simulations or SIMULATIONS)
-        self.analysis = Lane("analysis", analysis_workers(), nice=nice, warm=False)
+        # One worker a core: their lower priority leaves a shared core to a live table's
+        # computers and the players' sessions (see the module).
+        self.analysis = Lane("analysis", workers_default(), nice=nice, warm=False)
 
     async def decide(
         self, owner: str, level: core.Level, seed: int, state: core.GameState
