@@ -6,6 +6,11 @@ The contract::
     progress.done("Ada")            # {"board", "start"}: the keys of the lessons done
     progress.mark_done("Ada", "extend")
 
+It also keeps, per player, the coached games they have begun (:meth:`LessonProgress.coached`):
+which of the coach's notes each has shown and whether its coaching was turned off, so a
+coached game reopened days later (a save, a shared table) goes on coached, without
+repeating a note.
+
 One small msgspec JSON file per player, in the folder beside the saves (``lessons``
 instead of ``saves``). Its name is a hash of the player's name, so any name (slashes,
 dots, control characters, thousands of characters) is a safe file name, and two players
@@ -38,6 +43,20 @@ VERSION: Final = 1
 MAX_PROGRESS_BYTES: Final = 64 * 1024
 """A progress file larger than this is not read (it holds a name and a few keys)."""
 FOLDER_NAME: Final = "lessons"
+MAX_COACHED: Final = 16
+"""The coached games remembered per player (the most recent; an older one is played on
+uncoached)."""
+OFF: Final = "off"
+"""In a coached game's record: its coaching was turned off."""
+
+
+class CoachedGame(msgspec.Struct, frozen=True):
+    """One coached game as stored: what identifies it (a save, a table at a server) and
+    the situations (``tui.coach.Situation`` values) whose note it has shown, with
+    :data:`OFF` when coaching was turned off."""
+
+    game: str
+    shown: tuple[str, ...] = ()
 
 
 class ProgressFile(msgspec.Struct, frozen=True):
@@ -45,6 +64,8 @@ class ProgressFile(msgspec.Struct, frozen=True):
 
     player: str
     done: tuple[str, ...] = ()
+    coached: tuple[CoachedGame, ...] = ()
+    """The player's coached games, the most recent last (at most :data:`MAX_COACHED`)."""
     format: str = FORMAT
     version: int = VERSION
 
@@ -71,19 +92,41 @@ class LessonProgress:
         digest = hashlib.sha256(player.encode("utf-8", "surrogatepass")).hexdigest()
         return self.folder / f"{digest[:40]}.json"
 
-    def done(self, player: str) -> set[str]:
-        """The keys of the lessons ``player`` has done (known to this version); empty when
-        there is no progress or it cannot be read. Never raises."""
+    def _read(self, player: str) -> ProgressFile:
+        """``player``'s progress as stored; none when there is none or it cannot be read.
+        Never raises."""
+        none = ProgressFile(player=player)
         data = _read_small(self.path(player))
         if data is None:
-            return set()
+            return none
         try:
             stored = msgspec.json.decode(data, type=ProgressFile)
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError):
-            return set()
+            return none
         if stored.format != FORMAT or stored.player != player:
-            return set()
-        return set(stored.done) & _known()
+            return none
+        return stored
+
+    def done(self, player: str) -> set[str]:
+        """The keys of the lessons ``player`` has done (known to this version); empty when
+        there is no progress or it cannot be read. Never raises."""
+        return set(self._read(player).done) & _known()
+
+    def coached(self, player: str, game: str) -> tuple[str, ...] | None:
+        """What ``player``'s coached game ``game`` has shown (see :class:`CoachedGame`), or
+        None when ``game`` is not one of their coached games. Never raises."""
+        found = [kept for kept in self._read(player).coached if kept.game == game]
+        return found[-1].shown if found else None
+
+    def keep_coached(self, player: str, game: str, shown: tuple[str, ...]) -> None:
+        """Remember ``game`` as ``player``'s coached game, having shown ``shown`` (it
+        becomes their most recent; the oldest beyond :data:`MAX_COACHED` is forgotten);
+        raises :class:`~saves.errors.SaveError` if it cannot be written."""
+        stored = self._read(player)
+        others = tuple(kept for kept in stored.coached if kept.game != game)
+        coached = (*others, CoachedGame(game, shown))[-MAX_COACHED:]
+        done = tuple(key for key in stored.done if key in _known())
+        self._write(ProgressFile(player=player, done=done, coached=coached))
 
     def mark_done(self, player: str, key: str) -> None:
         """Remember that ``player`` has done the lesson ``key`` (``KeyError`` for a key no
@@ -95,8 +138,10 @@ class LessonProgress:
             return
         order = [chosen.key for chosen in LESSONS]
         keys = tuple(sorted(done | {key}, key=order.index))
-        data = msgspec.json.encode(ProgressFile(player=player, done=keys))
-        write_atomically(self.path(player), data)
+        self._write(ProgressFile(player=player, done=keys, coached=self._read(player).coached))
+
+    def _write(self, stored: ProgressFile) -> None:
+        write_atomically(self.path(stored.player), msgspec.json.encode(stored))
 
 
 def _read_small(path: Path) -> bytes | None:

@@ -6,21 +6,18 @@ whether coaching is on; the game screen asks it, at every render, which note to 
 and docks that note beside the board. A note never blocks play: it stays while the
 decision it is about is being made, and goes once the position changes.
 
-:func:`start_coached_game` starts a new game on this machine for the player against one
-easy computer, coached (the lesson list's last entry calls it).
+How a coached game is started, and given its coach again when reopened:
+:mod:`tui.coached_game`.
 """
 
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 import core
 from core.state import EMPTY
 from tui import decisions
-
-if TYPE_CHECKING:
-    from tui.local_games import LocalGames
 
 OFF_KEY = "f2"
 """The key that turns coaching off for the rest of the game (free on the game screen)."""
@@ -183,20 +180,46 @@ _WORDS = {
 }
 
 
-class Coach:
-    """One game's coaching: on until turned off; each situation's note shown once."""
+OFF = "off"
+"""In what a coach has shown (:meth:`Coach.record`): its coaching was turned off."""
 
-    def __init__(self) -> None:
-        self.on = True
-        self.shown: set[Situation] = set()
+
+class Coach:
+    """One game's coaching: on until turned off; each situation's note shown once.
+
+    ``record`` (what :meth:`record` returned for this game before, e.g. when it was last
+    open) goes on from there: the notes it has shown are not shown again, and coaching
+    turned off stays off. ``keep`` is called with the new record whenever it changes (a
+    note shown, coaching turned off), so the game's owner can remember it."""
+
+    def __init__(
+        self,
+        record: tuple[str, ...] = (),
+        keep: Callable[[tuple[str, ...]], None] | None = None,
+    ) -> None:
+        known = {situation.value: situation for situation in Situation}
+        self.on = OFF not in record
+        self.shown: set[Situation] = {known[value] for value in record if value in known}
         """The situations whose note this game has shown."""
         self.showing: Situation | None = None
         self._at: core.GameState | None = None
         self._words = ""
+        self._keep = keep
+
+    def record(self) -> tuple[str, ...]:
+        """What this coach has shown, and whether it was turned off, as plain words (the
+        situations' values, in their order, then :data:`OFF`)."""
+        shown = tuple(s.value for s in Situation if s in self.shown)
+        return shown if self.on else (*shown, OFF)
 
     def turn_off(self) -> None:
         """No note from now on (the one in view goes)."""
         self.on, self.showing = False, None
+        self._kept()
+
+    def _kept(self) -> None:
+        if self._keep is not None:
+            self._keep(self.record())
 
     def words(
         self,
@@ -218,32 +241,5 @@ class Coach:
             self.showing, self._at = new[0], state
             self.shown.add(new[0])
             self._words = note(new[0], state, legal)
+            self._kept()
         return self._words if self.showing is not None else None
-
-
-def start_coached_game(app: LocalGames, name: str = "Ann") -> None:
-    """A new game on this machine: the player ``name`` (a valid player name, seat 1)
-    against one easy computer, with coaching on; it is saved like any game. A door's
-    session plays at the table server only: it is told so, and nothing starts."""
-    import saves
-    from table.local import LocalSeat
-    from tui.screens.game import GameScreen
-
-    if app.server_only:
-        app.notify("The coached game is played on your own machine: run mykerinos there.")
-        return
-    seats = [
-        saves.SeatConfig(name, core.Colour.BLUE, "human"),
-        saves.SeatConfig(
-            "Ben" if name.lower() != "ben" else "Cleo", core.Colour.RED, "computer", "easy"
-        ),
-    ]
-    try:
-        cards = app.cards[1] if app.cards is not None else None
-        session = saves.Session.new(app.store, seats, seed=app.seed, cards=cards)
-    except (saves.SaveError, ValueError) as exc:
-        app.notify(str(exc), title="Cannot start", severity="error", timeout=10)
-        return
-    app.session = session
-    seat = LocalSeat(session, pace=app.computer_pause, take_over=app.store.take_over)
-    app.show_main(GameScreen(seat, coached=True))

@@ -67,6 +67,8 @@ class LocalGames(App[None]):
 
         def open_lobby(self, *, come_back: bool = True) -> None: ...
 
+        def keep_last_table(self, table: int) -> None: ...
+
     def _load_first(self, name: str) -> None:
         """Load the game to resume before the first frame, so that frame is the game."""
         import saves
@@ -84,12 +86,14 @@ class LocalGames(App[None]):
         return super().get_default_screen()
 
     def _game_screen(self, session: saves.Session) -> GameScreen:
-        """The game screen playing ``session`` through a local seat."""
+        """The game screen playing ``session`` through a local seat (coached if it is one
+        of the player's coached games)."""
         from table.local import LocalSeat
+        from tui.coached_game import coach_for, save_game
         from tui.screens.game import GameScreen
 
         seat = LocalSeat(session, pace=self.computer_pause, take_over=self.store.take_over)
-        return GameScreen(seat)
+        return GameScreen(seat, coach=coach_for(self, save_game(session.name)))
 
     def offer_to_resume(self, latest: saves.SaveSummary) -> None:
         """The dialog offering the latest unfinished game; loading another one and going
@@ -318,7 +322,7 @@ class LocalGames(App[None]):
 
     def start_coached_game(self) -> None:
         """A coached first game against the easy computer (:mod:`tui.coach`)."""
-        from tui.coach import start_coached_game
+        from tui.coached_game import start_coached_game
         from tui.screens.new_game import name_or
 
         start_coached_game(self, name=name_or(self.learner(), "You"))

@@ -75,6 +75,8 @@ class SharedTables(App[None]):
 
         def withdraw(self, notice: int) -> None: ...
 
+        def learner(self) -> str: ...
+
     @work(exclusive=True, group="tables")
     async def _find_tables(self) -> None:
         """Reach the table server; its lobby when it answers, the local game otherwise."""
@@ -234,12 +236,16 @@ class SharedTables(App[None]):
         return notices.settings_path().parent / FORM_MEMORY
 
     def on_lobby_screen_opened(self, message: LobbyScreen.Opened) -> None:
+        from tui.coached_game import coach_for, table_game
         from tui.screens.game import GameScreen
 
-        table = message.seat.table
-        if self.server_only and table is not None and table.seats_here:
-            self.keep_last_table(table.info.id)
-        self.show_main(GameScreen(message.seat))
+        table, coach = message.seat.table, None
+        if table is not None and table.seats_here:
+            if self.server_only:
+                self.keep_last_table(table.info.id)
+            where = self.directory.where if self.directory is not None else ""
+            coach = coach_for(self, table_game(where, table.info.id))
+        self.show_main(GameScreen(message.seat, coach=coach))
 
     def on_lobby_screen_closed(self, _message: LobbyScreen.Closed) -> None:
         if self.server_only:

@@ -155,3 +155,43 @@ def test_the_list_escapes_a_hostile_name_and_survives_damage(tmp_path: Path) -> 
     text = _listing(name, tmp_path, "utf-8")
     assert "\x1b" not in text and "0 of 13 done" in text
     assert all(len(line) <= 80 for line in text.splitlines())
+
+
+# ---------------------------------------------------------------- coached games
+
+
+def test_a_coached_game_is_remembered_with_its_notes_beside_the_lessons(tmp_path: Path) -> None:
+    progress = LessonProgress(tmp_path)
+    progress.mark_done("Ada", "board")
+    assert progress.coached("Ada", "save:g1") is None
+    progress.keep_coached("Ada", "save:g1", ())
+    progress.keep_coached("Ada", "save:g1", ("placement", "pass"))
+    progress.mark_done("Ada", "start")  # marking keeps the coached games
+    again = LessonProgress(tmp_path)
+    assert again.coached("Ada", "save:g1") == ("placement", "pass")
+    assert again.coached("Bob", "save:g1") is None  # another player's game is not coached
+    assert again.done("Ada") == {"board", "start"}  # keeping a game keeps the lessons
+
+
+def test_only_the_most_recent_coached_games_are_kept(tmp_path: Path) -> None:
+    from saves.lessons import MAX_COACHED
+
+    progress = LessonProgress(tmp_path)
+    for n in range(MAX_COACHED + 3):
+        progress.keep_coached("Ada", f"table:s:{n}", ("placement",))
+    progress.keep_coached("Ada", "table:s:3", ("placement", "off"))  # now the most recent
+    assert progress.coached("Ada", "table:s:0") is None
+    assert progress.coached("Ada", "table:s:2") is None
+    assert progress.coached("Ada", "table:s:3") == ("placement", "off")
+    assert progress.coached("Ada", f"table:s:{MAX_COACHED + 2}") == ("placement",)
+    assert progress.path("Ada").stat().st_size < MAX_PROGRESS_BYTES
+
+
+def test_a_progress_file_from_before_coached_games_still_reads(tmp_path: Path) -> None:
+    progress = LessonProgress(tmp_path)
+    old = b'{"player": "Ada", "done": ["board"], "format": "mykerinos-lessons", "version": 1}'
+    progress.path("Ada").write_bytes(old)
+    assert progress.done("Ada") == {"board"} and progress.coached("Ada", "save:x") is None
+    bad = b'{"player": "Ada", "done": [], "coached": [{"game": 5}]}'
+    progress.path("Ada").write_bytes(bad)
+    assert progress.coached("Ada", "save:x") is None and progress.done("Ada") == set()

@@ -13,7 +13,7 @@ import core
 from core.ai import make_bot
 from tests.tui.conftest import app_for, settle
 from tests.tui.driver import KeyPlayer
-from tui import coach, decisions
+from tui import coach, coached_game, decisions
 from tui.coach import Coach, Situation, situations
 from tui.draft import Mode
 from tui.screens.game import GameScreen
@@ -113,6 +113,21 @@ class TestSituations:
         assert chosen.shown == set()
 
 
+def test_a_coach_goes_on_from_its_record_and_says_each_change() -> None:
+    kept: list[tuple[str, ...]] = []
+    state = next(s for s in _positions() if s.current == ME)
+    legal = core.legal_actions(state)
+    first = Coach((), kept.append)
+    assert first.words(state, ME, legal) is not None
+    assert kept == [("placement",)]
+    again = Coach(kept[-1], kept.append)  # the same game, reopened
+    assert again.shown == {Situation.PLACEMENT} and again.words(state, ME, legal) is None
+    again.turn_off()
+    assert kept[-1] == ("placement", coach.OFF)
+    assert not Coach(kept[-1]).on
+    assert Coach(("placement", "a situation of a later version")).shown == {Situation.PLACEMENT}
+
+
 # ---------------------------------------------------------------- on the game screen
 
 
@@ -127,7 +142,7 @@ def _note(app) -> str | None:
 
 async def _start(app, pilot) -> GameScreen:
     await settle(pilot, lambda: app.screen is not None)
-    coach.start_coached_game(app)
+    coached_game.start_coached_game(app)
     await settle(pilot, lambda: isinstance(app.screen, GameScreen))
     game = cast(GameScreen, app.screen)
     await settle(pilot, lambda: bool(game.query(CoachNote)) and game.mode is not Mode.WAIT)
@@ -208,6 +223,64 @@ async def test_f2_turns_coaching_off_and_play_goes_on(store) -> None:
             await pilot.pause()
         assert game.state.season >= 2  # a season's end passed without a note
         assert game.coach.shown == {Situation.PLACEMENT}
+
+
+async def test_a_coached_game_reopened_is_coached_without_repeating_a_note(store) -> None:
+    """Left and opened again (days later): still coached, the notes it has shown not
+    shown again; once turned off, off for good. Another game stays uncoached."""
+    app = app_for(store, seed=11, offer_resume=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await _start(app, pilot)
+        assert "a starts an excavation" in (_note(app) or "")
+        name = app.session.name
+    app = app_for(store, resume=name)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        game = cast(GameScreen, app.screen)
+        assert game.coach is not None and game.coach.on
+        assert game.coach.shown == {Situation.PLACEMENT}
+        await settle(pilot, lambda: game.mode is not Mode.WAIT)
+        assert _note(app) is None  # the placement's note was read the first time
+        await pilot.press("f2")
+        await settle(pilot, lambda: not game.coach.on)
+    app = app_for(store, resume=name)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        game = cast(GameScreen, app.screen)
+        assert game.coach is not None and not game.coach.on
+        assert not game.query(CoachNote) or _note(app) is None
+
+
+async def test_a_door_s_coached_game_is_a_table_against_the_easy_computer(store, server) -> None:
+    """Through a door (a session playing at the table server only), the coached game is
+    a new table of the player and an easy computer at the server, coached; reopened from
+    the lobby, it is coached again."""
+    from tests.tui.test_door_mode import door_app, in_the_lobby
+    from tui.screens.lobby import LobbyScreen
+
+    app = door_app(store, server.address("ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await in_the_lobby(app, pilot)
+        coached_game.start_coached_game(app)
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        game = cast(GameScreen, app.screen)
+        assert game.coach is not None and game.seat.table is not None
+        info = game.seat.table.info
+        assert info.title == coached_game.COACHED_TABLE
+        assert [(s.name, s.computer) for s in info.seats] == [("ann", None), ("Easy", "easy")]
+        await settle(pilot, lambda: _note(app) is not None and game.mode is not Mode.WAIT)
+        assert "a starts an excavation" in (_note(app) or "")
+        app.open_lobby(come_back=False)
+        lobby = await in_the_lobby(app, pilot)
+        await settle(pilot, lambda: any(table.id == info.id for table in lobby.tables))
+        await settle(pilot, lambda: lobby.selected is not None)
+        assert lobby.selected is not None and lobby.selected.id == info.id  # first: its turn
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        again = cast(GameScreen, app.screen)
+        assert again is not game and again.coach is not None
+        assert again.coach.shown == {Situation.PLACEMENT}
+        assert not isinstance(app.screen, LobbyScreen)
 
 
 async def test_a_game_not_coached_has_no_note(store) -> None:

@@ -58,12 +58,19 @@ SECOND = Lesson("second", "Second lesson", "Another idea.", _start,
 class FakeProgress:
     def __init__(self) -> None:
         self.marked: list[tuple[str, str]] = []
+        self.games: dict[tuple[str, str], tuple[str, ...]] = {}
 
     def done(self, player: str) -> set[str]:
         return {key for who, key in self.marked if who == player}
 
     def mark_done(self, player: str, key: str) -> None:
         self.marked.append((player, key))
+
+    def coached(self, player: str, game: str) -> tuple[str, ...] | None:
+        return self.games.get((player, game))
+
+    def keep_coached(self, player: str, game: str, shown: tuple[str, ...]) -> None:
+        self.games[player, game] = shown
 
 
 @pytest.fixture

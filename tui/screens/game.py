@@ -80,12 +80,12 @@ class GameScreen(GameMenus):
     draft: reactive[Draft] = reactive(IDLE, init=False, always_update=True, bindings=True)
     """The half-built action of the player deciding now."""
 
-    def __init__(self, seat: GameSeat, *, coached: bool = False) -> None:
-        """``coached``: a note explains each situation the first time it comes (issue 28,
-        :mod:`tui.coach`); off in every other game."""
+    def __init__(self, seat: GameSeat, *, coach: coaching.Coach | None = None) -> None:
+        """``coach``: a coached game's coach, whose note explains each situation the
+        first time it comes (issue 28, :mod:`tui.coach`); None in every other game."""
         super().__init__()
         self.seat = seat
-        self.coach = coaching.Coach() if coached else None
+        self.coach = coach
         self.message: Text | None = None
         """A refusal or a hint, shown above the options until the next step."""
         self._standing = False

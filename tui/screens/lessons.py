@@ -43,6 +43,10 @@ class Progress(Protocol):
 
     def mark_done(self, player: str, key: str) -> None: ...
 
+    def coached(self, player: str, game: str) -> tuple[str, ...] | None: ...
+
+    def keep_coached(self, player: str, game: str, shown: tuple[str, ...]) -> None: ...
+
 
 def catalogue() -> tuple[Lesson, ...]:
     """The lessons in teaching order."""
