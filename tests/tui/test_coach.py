@@ -232,6 +232,7 @@ async def test_a_coached_game_reopened_is_coached_without_repeating_a_note(store
     async with app.run_test(size=(80, 24)) as pilot:
         game = await _start(app, pilot)
         assert "a starts an excavation" in (_note(app) or "")
+        assert app.session is not None
         name = app.session.name
     app = app_for(store, resume=name)
     async with app.run_test(size=(80, 24)) as pilot:
