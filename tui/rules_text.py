@@ -20,6 +20,7 @@ KEYS = """\
 [b]Always[/b]
   u undo   U or ctrl+r redo   ctrl+s rename the game   o load a game
   PgUp PgDn Home End  read the whole log   / hint   ? help   q quit
+  F2  a coached game: no more coach's notes in it (see Learn to play)
 [b]At a shared table[/b] (playing with others through a table server)
   c chat   H hand your seat to a computer (or an absent player's, live)
   P pause a live table for everyone (10 min, once a season); P again resumes

@@ -67,3 +67,41 @@ async def test_a_lesson_by_keys(store, index: int, monkeypatch) -> None:
 
         folder = default_folder(str(store.folder))
         await settle(pilot, lambda: chosen.key in LessonProgress(folder).done("Ann"))
+
+
+async def test_a_panel_too_small_for_its_lesson_keeps_the_task_and_says_i(
+    store, monkeypatch
+) -> None:
+    """At 80×24 the lessons' words may not fit beside the board: the panel keeps the
+    beginning (the title, the task), ends on how to read it all, and never overflows;
+    ``i`` shows the whole idea."""
+    from tui.screens.dialogs import InfoScreen
+    from tui.screens.lesson import CUT
+
+    monkeypatch.setattr("tui.local_games.LocalGames.learner", lambda self: "Ann")
+    app = app_for(store, lessons=True)
+    cut = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        for index, chosen in enumerate(LESSONS):
+            app.open_lesson(index)
+            key = chosen.key
+
+            def shown(key: str = key) -> bool:
+                screen = app.screen
+                if not isinstance(screen, LessonScreen) or screen.lesson_seat.lesson.key != key:
+                    return False
+                return any(p.content_size.height > 0 for p in screen.query(LessonPanel))
+
+            await settle(pilot, shown)
+            panel = app.screen.query_one(LessonPanel)
+            lines = _panel(app).splitlines()
+            assert lines[0].startswith(f"Lesson {index + 1}/") and "Task 1/" in _panel(app)
+            assert len(lines) <= panel.content_size.height
+            if lines[-1] == CUT:
+                cut.append(chosen.key)
+                assert chosen.idea.split()[-1] not in lines[-2]
+            else:
+                assert _panel(app) == panel.words.plain  # all of it, uncut
+        await pilot.press("i")
+        await settle(pilot, lambda: isinstance(app.screen, InfoScreen))
+    assert cut, "no lesson is cut at 80×24: this test no longer tests the cut"

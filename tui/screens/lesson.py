@@ -20,7 +20,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import Static
+from textual.widget import Widget
 
 import core
 from table.lesson import LessonSeat
@@ -39,12 +39,36 @@ TURNED_OFF = frozenset({"save_as", "hint", "take_over", "undo", "redo", "lobby",
 DONE_KEYS = "Enter: next lesson · Esc: the lessons"
 
 
-class LessonPanel(Static):
-    """The lesson's words (plain text: they come from the lessons, never markup)."""
+CUT = "… i: the whole lesson"
+"""The panel's last line when its words do not fit (a small terminal)."""
+
+
+class LessonPanel(Widget):
+    """The lesson's words (plain text: they come from the lessons, never markup). When
+    they do not fit, the panel keeps their beginning (the task and what was just done come
+    first) and its last line says :data:`CUT`."""
 
     DEFAULT_CSS = """
     LessonPanel { height: 1fr; min-height: 2; padding: 0 0; }
     """
+
+    def __init__(self, words: Text, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.words = words
+
+    def update(self, words: Text) -> None:
+        self.words = words
+        self.refresh()
+
+    def render(self) -> Text:
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            return self.words
+        lines = self.words.wrap(self.app.console, width)
+        if len(lines) <= height:
+            return self.words
+        kept = Text("\n").join(lines[: height - 1])
+        return kept + Text("\n" + CUT if height > 1 else CUT, "bold")
 
 
 class LessonScreen(GameScreen):
