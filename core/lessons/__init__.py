@@ -45,11 +45,11 @@ def lesson(key: str) -> Lesson:
 def attempt(chosen: Lesson, step: int, state: GameState, action: Action) -> Outcome:
     """Try ``action`` for step ``step`` of ``chosen`` from ``state`` (the learner to move).
 
-    Illegal: the rules' own refusal (``str`` of the ``IllegalActionError``: the action, then
-    why), ``state`` unchanged. Legal but missing the task: the step's check in words,
-    ``state`` unchanged. Done: the state after the action and the scripted replies, the
-    step's ``why``; ``finished`` on the last step. ``IndexError`` for a step the lesson
-    does not have.
+    Illegal: the rules' own refusal (the ``IllegalActionError``'s ``reason``, in the words a
+    game's screen shows it), ``state`` unchanged. Legal but missing the task: the step's
+    check in words, ``state`` unchanged. Done: the state after the action and the scripted
+    replies, the step's ``why``; ``finished`` on the last step. ``IndexError`` for a step
+    the lesson does not have.
     """
     if not 0 <= step < len(chosen.steps):
         raise IndexError(f"lesson {chosen.key!r} has no step {step}")
@@ -57,7 +57,7 @@ def attempt(chosen: Lesson, step: int, state: GameState, action: Action) -> Outc
     try:
         after = apply_action(state, action)
     except IllegalActionError as refusal:
-        return Outcome(state, str(refusal), done=False, finished=False)
+        return Outcome(state, refusal.reason, done=False, finished=False)
     miss = current.check(state, action, after)
     if miss is not None:
         return Outcome(state, miss, done=False, finished=False)

@@ -120,7 +120,10 @@ BOARD = Lesson(
     start=lambda: position(_BOARD),
     steps=(
         Step(
-            prompt="Start an excavation in area 3: put one cube on a free space there.",
+            prompt=(
+                "Start an excavation in area 3 (parcels P5 and P6): put one cube on a free "
+                "space there."
+            ),
             check=_in_area_3,
             why="The survey counts cubes area by area: where you dig decides what you win.",
             reply=_replies("A h1", "A a1"),
@@ -351,7 +354,7 @@ def _violet_five(before: GameState, action: Action, after: GameState) -> str | N
     if isinstance(action, BookRoom) and action.room == Room.F1:
         return None
     return (
-        "that is allowed, but this step asks for the Violet 5-room (F1): your cube in the "
+        "that is allowed, but this step asks for the Violet 5-room: your cube in the "
         "Violet 3-room opens onto it"
     )
 
@@ -359,7 +362,10 @@ def _violet_five(before: GameState, action: Action, after: GameState) -> str | N
 def _two_room(before: GameState, action: Action, after: GameState) -> str | None:
     if isinstance(action, BookRoom) and action.room >= Room.D12:
         return None
-    return "this step asks for a 2-room: one between two wings (D12, D23, D34, D45, D51)"
+    return (
+        "this step asks for a 2-room (the Museum's 2 column): each sits between a wing and "
+        "the next, and serves both"
+    )
 
 
 MUSEUM = Lesson(

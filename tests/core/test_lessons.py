@@ -120,8 +120,7 @@ def test_an_illegal_try_gets_the_rules_words_and_the_step_stays(key: str) -> Non
     with pytest.raises(core.IllegalActionError) as refusal:
         core.apply_action(state, action)
     outcome = attempt(lesson(key), step, state, action)
-    assert outcome.words == str(refusal.value)
-    assert refusal.value.reason in outcome.words
+    assert outcome.words == refusal.value.reason  # as a game's screen says it
     assert outcome.state is state
     assert not outcome.done and not outcome.finished
 
