@@ -230,14 +230,18 @@ class Coach:
         room: bool = False,
     ) -> str | None:
         """The note to show now, or None. The note in view stays while the position is
-        the one it came at; then the first situation not yet explained (see
+        the one it came at (only the Museum's, when a room is being chosen, takes its
+        place); at a new position the first situation not yet explained (see
         :func:`situations`) gets its note, once."""
         if not self.on:
             return None
         if self.showing is not None and state != self._at:
             self.showing = None
         new = [s for s in situations(state, seat, legal, room=room) if s not in self.shown]
-        if new:  # a newer one (the Museum's, mid-decision) takes the place of the one shown
+        if self.showing is not None:  # the decision's note stays while it is made (others
+            # wait for the next decision), but for the Museum's, opened mid-decision
+            new = [s for s in new if s is Situation.MUSEUM]
+        if new:
             self.showing, self._at = new[0], state
             self.shown.add(new[0])
             self._words = note(new[0], state, legal)

@@ -113,6 +113,26 @@ class TestSituations:
         assert chosen.shown == set()
 
 
+def test_a_note_stays_for_its_decision_and_the_next_new_one_waits() -> None:
+    """Where two situations are new at one decision (season 2's first: a patron's power
+    and the season's end), the first note stays however often the screen asks (a key
+    pressed, a cube being placed); the second comes at the next decision."""
+    coach_ = Coach()
+    states = [s for s in _positions() if s.current == ME]
+    both = next(s for s in states if {Situation.PATRON, Situation.SEASON_END}
+                <= set(situations(s, ME, core.legal_actions(s))))  # fmt: skip
+    for state in states[: states.index(both)]:
+        coach_.words(state, ME, core.legal_actions(state))
+    legal = core.legal_actions(both)
+    first = coach_.words(both, ME, legal)
+    assert first is not None and first.startswith("Coach: each card's power")
+    for _ in range(3):
+        assert coach_.words(both, ME, legal) == first
+    after = states[states.index(both) + 1]
+    later = coach_.words(after, ME, core.legal_actions(after))
+    assert later is not None and later.startswith("Coach: season 1 is scored")
+
+
 def test_a_coach_goes_on_from_its_record_and_says_each_change() -> None:
     kept: list[tuple[str, ...]] = []
     state = next(s for s in _positions() if s.current == ME)
