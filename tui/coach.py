@@ -33,9 +33,9 @@ class Situation(enum.Enum):
     NEUTRAL = "neutral"
     MUSEUM = "museum"
     SURVEY = "survey"
+    FINAL = "final scoring"
     PATRON = "patron"
     SEASON_END = "season end"
-    FINAL = "final scoring"
     PASS = "pass"
 
 
@@ -73,12 +73,12 @@ def situations(
         found.append(Situation.MUSEUM)
     if state.phase is core.Phase.SURVEY:
         found.append(Situation.SURVEY)
+    if state.season == 4:  # first in the last season: what all its decisions are for
+        found.append(Situation.FINAL)
     if excavating and any(key in decisions.PATRON_KEYS for key in keys):
         found.append(Situation.PATRON)  # before the season's end: it is decided now
     if state.season >= 2:
         found.append(Situation.SEASON_END)
-    if state.season == 4:
-        found.append(Situation.FINAL)
     if excavating and _passing_matters(state, seat):
         found.append(Situation.PASS)
     return found

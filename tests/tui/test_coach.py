@@ -113,6 +113,17 @@ class TestSituations:
         assert chosen.shown == set()
 
 
+def test_in_the_last_season_the_final_scoring_comes_first() -> None:
+    """A player may make one decision only in season 4: its note is the final scoring's,
+    before a patron's power or the season's end."""
+    for state in _positions():
+        if state.current == ME and state.season == 4:
+            found = situations(state, ME, core.legal_actions(state))
+            assert found[: found.index(Situation.FINAL)] in ([], [Situation.PLACEMENT])
+            return
+    pytest.fail("no season-4 decision in the game")
+
+
 def test_a_note_stays_for_its_decision_and_the_next_new_one_waits() -> None:
     """Where two situations are new at one decision (season 2's first: a patron's power
     and the season's end), the first note stays however often the screen asks (a key
