@@ -393,6 +393,12 @@ class Door:
     def rss(self) -> int:
         return memory(self.pid, "Rss")
 
+    def warm_pss(self) -> int | None:
+        """PSS of the doors' warm process (``python -I -m tui.zygote``), the sessions'
+        parent; None when there is none (``--cold-sessions``)."""
+        found = [p for p in children(self.pid) if "-m tui.zygote" in command_line(p)]
+        return memory(found[0], "Pss") if found else None
+
     def failures(self) -> list[str]:
         """The log's lines about sessions that failed."""
         lines = self.log.read_text(errors="replace").splitlines()
@@ -452,10 +458,16 @@ def spread(values: Sequence[float], scale: float = 1000.0) -> str:
 
 
 def print_memory(
-    pss: Sequence[int], rss: Sequence[int], server: Sequence[int], sessions: int
+    pss: Sequence[int],
+    rss: Sequence[int],
+    server: Sequence[int],
+    sessions: int,
+    warm: int | None = None,
 ) -> None:
     """The games' PSS and RSS, and the ``server``'s RSS at its start, after a warm-up
-    session, with ``sessions`` sessions, after they closed (part 3, and bench_web's)."""
+    session, with ``sessions`` sessions, after they closed (part 3, and bench_web's);
+    the PSS of the warm process that forked the games (``warm``), and what it adds to
+    each of them."""
     start, before, with_them, after = server
     print(
         f"   per game process: PSS {statistics.mean(pss) / MB:.1f} MB (sum {sum(pss) / MB:.0f} "
@@ -468,6 +480,12 @@ def print_memory(
         f"({(with_them - before) / max(sessions, 1) / 1024:.0f} KB per session), "
         f"{after / MB:.1f} MB after they closed"
     )
+    if warm is not None:
+        print(
+            f"   the warm process that forked them: PSS {warm / MB:.1f} MB, "
+            f"{warm / max(sessions, 1) / MB:.2f} MB per session; per game process with it: "
+            f"{(statistics.mean(pss) + warm / max(sessions, 1)) / MB:.1f} MB"
+        )
 
 
 def one_session(door: Door, argv: Sequence[str], others: Sequence[Probe] = ()) -> Arrival:
@@ -600,6 +618,7 @@ def crowd(folder: Path, sessions: int, runs: int, idle: float, cold: bool = Fals
         pss = [memory(p, "Pss") for p in games]
         rss = [memory(p, "Rss") for p in games]
         rss_with = door.rss()
+        warm_pss = door.warm_pss()
         idle_from = time.monotonic()
         cpu_before = sum(cpu(p) for p in games), cpu(door.pid)
         received = sum(len(t.output) for t in opened)
@@ -636,7 +655,7 @@ def crowd(folder: Path, sessions: int, runs: int, idle: float, cold: bool = Fals
     print(f" {BATCH} at a time in {took:.1f} s; {len(refused)} never showed the lobby")
     for line in refused[:5]:
         print(f"   | {line}")
-    print_memory(pss, rss, (rss_start, rss_before, rss_with, rss_after), n)
+    print_memory(pss, rss, (rss_start, rss_before, rss_with, rss_after), n, warm_pss)
     print(
         f"   over {idle_for:.0f} s idle: games' RSS in all {sum(rss) / MB:.1f} MB → "
         f"{sum(rss_later) / MB:.1f} MB, server's {rss_with / MB:.1f} MB → "

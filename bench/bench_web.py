@@ -906,6 +906,7 @@ def crowd(
         pss = [memory(p, "Pss") for p in games]
         rss = [memory(p, "Rss") for p in games]
         rss_with = door.rss()
+        warm_pss = door.warm_pss()
         chromium_with = chromium_pss()
         renderers = [p for p in chromium_processes() if "--type=renderer" in command_line(p)]
 
@@ -963,7 +964,7 @@ def crowd(
     )
     for line in refused[:5]:
         print(f"   | {line[:400]}")
-    print_memory(pss, rss, (rss_start, rss_before, rss_with, rss_after), n)
+    print_memory(pss, rss, (rss_start, rss_before, rss_with, rss_after), n, warm_pss)
     print(
         f"   over {idle_for:.0f} s at the lobby: games' RSS in all {sum(rss) / MB:.1f} MB → "
         f"{sum(rss_later) / MB:.1f} MB, server's {rss_with / MB:.1f} MB → "
