@@ -9,8 +9,9 @@ pid, its end (``wait``, ``returncode``), its signals, and for the web door its p
 The warm process is started without the server's descriptors (no store, no listening
 socket), with an environment of its own, and a Unix socket pair to talk over; it dies
 with the server (its parent-death signal, and the end of that socket). When it is not
-there (not yet warm, failed to start, gone), or does not answer in time, the door
-starts the game as before, a new interpreter of its own, and the log says so once.
+there (not yet warm, failed to start, gone), the door starts the game as before, a new
+interpreter of its own, and the log says so once; so it does for a session the warm
+process does not fork in time (a busy machine), which does not end the others.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ environment, for each session to show its own there (see :mod:`tui.fresh`)."""
 READY_WITHIN: Final = 20.0
 """Seconds the warm process has to import the game."""
 ANSWER_WITHIN: Final = 5.0
-"""Seconds it has to fork a session; past that it is taken for broken."""
+"""Seconds it has to fork a session; past that, the session starts on its own."""
 MESSAGE_SIZE: Final = 4096
 
 
@@ -159,7 +160,12 @@ class Zygote:
         try:
             socket.send_fds(channel, [json.dumps(request).encode()], fd_list)
             return await asyncio.wait_for(waiting, ANSWER_WITHIN)
-        except (OSError, TimeoutError) as exc:  # full, gone, or stuck: not to be used again
+        except (BlockingIOError, TimeoutError) as exc:
+            # Busy (a loaded machine): this session starts on its own; the others it
+            # forked go on (a game forked after all is ended as it is announced).
+            log(f"doors: the warm process is slow ({exc!r}); this session starts on its own")
+            return None
+        except OSError as exc:  # its socket is broken: not to be used again
             self._gone(f"a session could not be started ({exc!r})")
             return None
         finally:
