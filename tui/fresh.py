@@ -52,12 +52,17 @@ PATCHES = (SETTINGS,)
 
 
 def run_session(
-    program: str, args: Sequence[str], env: Mapping[str, str], cwd: str, fds: Sequence[int]
+    program: str,
+    args: Sequence[str],
+    env: Mapping[str, str],
+    cwd: str,
+    fds: Sequence[int],
+    warm_process: int,
 ) -> int:
-    """Become the session (see the module's docstring), then run ``program``'s ``main``."""
+    """Become the session (see the module's docstring), then run ``program``'s ``main``;
+    ``warm_process``: the pid of the process that forked it."""
     from table.lifeline import parent_death_signal
 
-    warm_process = os.getppid()
     for number, fd in enumerate(fds):
         os.dup2(fd, number)
     close_others()

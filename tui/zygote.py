@@ -28,6 +28,7 @@ a system without that signal.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import json
 import os
@@ -56,6 +57,8 @@ class Request:
     env: dict[str, str]
     cwd: str
     fds: list[int]
+    parent: int = 0
+    """This process's pid, the session's parent (set in the session)."""
 
 
 WARMED: Final = ("core", "saves", "table.client", "tui")
@@ -156,6 +159,7 @@ def serve(channel: socket.socket, parent: int) -> Request:
                 os.close(fd)
             answer(channel, {"failed": request.number, "error": "not a door's request"})
             continue
+        warm_process = os.getpid()
         try:
             pid = os.fork()
         except OSError as exc:
@@ -168,7 +172,7 @@ def serve(channel: socket.socket, parent: int) -> Request:
             os.close(woken)
             os.close(wake)
             channel.detach()  # closed below with every other descriptor, not by this object
-            return request
+            return dataclasses.replace(request, parent=warm_process)
         for fd in request.fds:
             os.close(fd)
         pidfd = os.pidfd_open(pid)
@@ -192,7 +196,9 @@ def main() -> int:
     gc.collect()
     gc.freeze()
     request = serve(channel, parent)
-    return fresh.run_session(request.program, request.args, request.env, request.cwd, request.fds)
+    return fresh.run_session(
+        request.program, request.args, request.env, request.cwd, request.fds, request.parent
+    )
 
 
 if __name__ == "__main__":

@@ -105,6 +105,8 @@ class Zygote:
         self.pid: int | None = None
         self._channel: socket.socket | None = None
         self._ready = asyncio.Event()
+        self._settled = asyncio.Event()
+        """Ready, or known not to be."""
         self._waiting: dict[int, asyncio.Future[Forked | None]] = {}
         self._games: dict[int, Forked] = {}
         self._numbers = 0
@@ -132,7 +134,7 @@ class Zygote:
         self._channel = ours
         asyncio.get_running_loop().add_reader(ours, self._read)
         try:
-            await asyncio.wait_for(self._ready.wait(), READY_WITHIN)
+            await asyncio.wait_for(self._settled.wait(), READY_WITHIN)
         except TimeoutError:
             self._gone(f"it was not ready within {READY_WITHIN:g} s")
 
@@ -190,6 +192,7 @@ class Zygote:
     def _take(self, message: dict[str, object], fds: list[int]) -> None:
         if "ready" in message:
             self._ready.set()
+            self._settled.set()
         elif "started" in message:
             number, pid = int(str(message["started"])), int(str(message["pid"]))
             game = Forked(pid, fds.pop())
@@ -222,6 +225,7 @@ class Zygote:
 
     def close(self) -> None:
         """End the warm process (its sessions hang up)."""
+        self._settled.set()
         channel, self._channel = self._channel, None
         if channel is not None:
             with contextlib.suppress(Exception):
