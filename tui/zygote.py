@@ -189,7 +189,14 @@ def main() -> int:
         return 0
     channel = socket.socket(fileno=int(sys.argv[1]))
     warm()
+    from table.doors.internals import LibraryChanged, check
     from tui import fresh
+
+    try:  # a Textual that changed: no warm process, the doors start their games as before
+        check(fresh.PATCHES)
+    except LibraryChanged as exc:
+        print(f"mykerinos: the doors' warm process cannot fork sessions: {exc}", file=sys.stderr)
+        return 1
 
     # A Ctrl-C in serve's terminal reaches this process too: the server decides what ends.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
