@@ -264,8 +264,11 @@ class Door:
     GAME = "--save-dir"
     """A word of its game processes' command lines (not of its computer players')."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, cold: bool = False) -> None:
+        """``cold``: each session a new interpreter (``serve --cold-sessions``), as before
+        issue 29, instead of a fork of the doors' warm process."""
         self.folder = folder
+        self.cold = cold
         self.socket = folder / "t.sock"
         self.db = folder / "tables.db"
         self.log = folder / "server.log"
@@ -296,7 +299,8 @@ class Door:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 [MYKERINOS, "serve", "--socket", str(self.socket), "--db", str(self.db),
-                 *door, "--trust-account", getpass.getuser(), "--max-connections", "1000"],
+                 *door, "--trust-account", getpass.getuser(), "--max-connections", "1000",
+                 *(["--cold-sessions"] if self.cold else [])],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=ROOT,
                 start_new_session=True,
             )  # fmt: skip
@@ -389,6 +393,12 @@ class Door:
     def rss(self) -> int:
         return memory(self.pid, "Rss")
 
+    def warm_pss(self) -> int | None:
+        """PSS of the doors' warm process (``python -I -m tui.zygote``), the sessions'
+        parent; None when there is none (``--cold-sessions``)."""
+        found = [p for p in children(self.pid) if "-m tui.zygote" in command_line(p)]
+        return memory(found[0], "Pss") if found else None
+
     def failures(self) -> list[str]:
         """The log's lines about sessions that failed."""
         lines = self.log.read_text(errors="replace").splitlines()
@@ -448,10 +458,16 @@ def spread(values: Sequence[float], scale: float = 1000.0) -> str:
 
 
 def print_memory(
-    pss: Sequence[int], rss: Sequence[int], server: Sequence[int], sessions: int
+    pss: Sequence[int],
+    rss: Sequence[int],
+    server: Sequence[int],
+    sessions: int,
+    warm: int | None = None,
 ) -> None:
     """The games' PSS and RSS, and the ``server``'s RSS at its start, after a warm-up
-    session, with ``sessions`` sessions, after they closed (part 3, and bench_web's)."""
+    session, with ``sessions`` sessions, after they closed (part 3, and bench_web's);
+    the PSS of the warm process that forked the games (``warm``), and what it adds to
+    each of them."""
     start, before, with_them, after = server
     print(
         f"   per game process: PSS {statistics.mean(pss) / MB:.1f} MB (sum {sum(pss) / MB:.0f} "
@@ -464,6 +480,12 @@ def print_memory(
         f"({(with_them - before) / max(sessions, 1) / 1024:.0f} KB per session), "
         f"{after / MB:.1f} MB after they closed"
     )
+    if warm is not None:
+        print(
+            f"   the warm process that forked them: PSS {warm / MB:.1f} MB, "
+            f"{warm / max(sessions, 1) / MB:.2f} MB per session; per game process with it: "
+            f"{(statistics.mean(pss) + warm / max(sessions, 1)) / MB:.1f} MB"
+        )
 
 
 def one_session(door: Door, argv: Sequence[str], others: Sequence[Probe] = ()) -> Arrival:
@@ -481,28 +503,39 @@ def one_session(door: Door, argv: Sequence[str], others: Sequence[Probe] = ()) -
     return arrival
 
 
-def first_frame(door: Door, key: Path, runs: int) -> None:
-    door_argv, local_argv = door.ssh_argv(key, handshake=True), door.local_argv()
-    one_session(door, door_argv)  # warm-up: bytecode caches, disk cache, the door's imports
+def first_frame(door: Door, key: Path, runs: int, cold: Door, cold_key: Path) -> None:
+    """Part 1: the door (its sessions forked by its warm process), the same door with
+    each session a new interpreter (``cold``, another server: as before issue 29), and
+    the game started locally, interleaved."""
+    sides = {
+        "forked": (door, door.ssh_argv(key, handshake=True)),
+        "new interpreter": (cold, cold.ssh_argv(cold_key, handshake=True)),
+    }
+    local_argv = door.local_argv()
+    for server, argv in sides.values():  # warm-up: bytecode caches, disk cache, imports
+        one_session(server, argv)
     one_session(door, local_argv)
-    through: list[Arrival] = []
+    through: dict[str, list[Arrival]] = {side: [] for side in sides}
     local: list[float] = []
-    for _ in range(runs):  # interleaved, so that both see the same load
-        through.append(one_session(door, door_argv))
+    for _ in range(runs):  # interleaved, so that all see the same load
+        for side, (server, argv) in sides.items():
+            through[side].append(one_session(server, argv))
         local.append(one_session(door, local_argv).lobby)
-    lobby = [a.lobby for a in through]
-    handshake = [a.authenticated for a in through if a.authenticated is not None]
-    if len(handshake) != len(through):
-        raise ProbeError("the ssh client never said it was authenticated")
-    beyond = [a.lobby - h for a, h in zip(through, handshake, strict=True)]
     med = statistics.median
     print(f"1. first frame of the lobby, {COLS}×{ROWS}, {runs} runs, median (min–max):")
-    print(f"   through the door {spread(lobby)}; of which SSH handshake {spread(handshake)}")
-    print(f"   door beyond the handshake {spread(beyond)}; local {spread(local)}")
-    print(
-        f"   ratios of the medians: door / local {med(lobby) / med(local):.2f}, "
-        f"(door − handshake) / local {med(beyond) / med(local):.2f}"
-    )
+    print(f"   local {spread(local)}")
+    for side, arrivals in through.items():
+        lobby = [a.lobby for a in arrivals]
+        handshake = [a.authenticated for a in arrivals if a.authenticated is not None]
+        if len(handshake) != len(arrivals):
+            raise ProbeError("the ssh client never said it was authenticated")
+        beyond = [a.lobby - h for a, h in zip(arrivals, handshake, strict=True)]
+        print(f"   through the door, game {side}: {spread(lobby)}; of which SSH handshake "
+              f"{spread(handshake)}; beyond the handshake {spread(beyond)}")  # fmt: skip
+        print(
+            f"     ratios of the medians: door / local {med(lobby) / med(local):.2f}, "
+            f"(door − handshake) / local {med(beyond) / med(local):.2f}"
+        )
 
 
 def moves(term: Probe, count: int) -> tuple[list[int], list[int]]:
@@ -549,9 +582,9 @@ def move_bytes(door: Door, key: Path, count: int) -> None:
     )
 
 
-def crowd(folder: Path, sessions: int, runs: int, idle: float) -> None:
-    """Part 3, on a server of its own."""
-    door = Door(folder)
+def crowd(folder: Path, sessions: int, runs: int, idle: float, cold: bool = False) -> None:
+    """Part 3, on a server of its own (``cold``: each session a new interpreter)."""
+    door = Door(folder, cold)
     opened: list[Probe] = []
     try:
         door.start()
@@ -585,6 +618,7 @@ def crowd(folder: Path, sessions: int, runs: int, idle: float) -> None:
         pss = [memory(p, "Pss") for p in games]
         rss = [memory(p, "Rss") for p in games]
         rss_with = door.rss()
+        warm_pss = door.warm_pss()
         idle_from = time.monotonic()
         cpu_before = sum(cpu(p) for p in games), cpu(door.pid)
         received = sum(len(t.output) for t in opened)
@@ -615,11 +649,13 @@ def crowd(folder: Path, sessions: int, runs: int, idle: float) -> None:
         stray = door.stop()
 
     n = len(games)
-    print(f"3. {sessions} door sessions idle at the lobby ({n} game processes found), started")
-    print(f"   {BATCH} at a time in {took:.1f} s; {len(refused)} never showed the lobby")
+    how = "each a new interpreter (as before issue 29)" if cold else "forked by the warm process"
+    print(f"3. {sessions} door sessions idle at the lobby, {how} ({n} game processes found),")
+    print("   started", end="")
+    print(f" {BATCH} at a time in {took:.1f} s; {len(refused)} never showed the lobby")
     for line in refused[:5]:
         print(f"   | {line}")
-    print_memory(pss, rss, (rss_start, rss_before, rss_with, rss_after), n)
+    print_memory(pss, rss, (rss_start, rss_before, rss_with, rss_after), n, warm_pss)
     print(
         f"   over {idle_for:.0f} s idle: games' RSS in all {sum(rss) / MB:.1f} MB → "
         f"{sum(rss_later) / MB:.1f} MB, server's {rss_with / MB:.1f} MB → "
@@ -677,6 +713,10 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=50, help="idle sessions (default 50)")
     parser.add_argument("--moves", type=int, default=20, help="cursor moves (default 20)")
     parser.add_argument("--quick", action="store_true", help="2 runs, 10 sessions, 6 moves")
+    parser.add_argument(
+        "--cold", action="store_true",
+        help="part 3 again with each session a new interpreter (as before issue 29)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.quick:
         args.runs, args.sessions, args.moves = 2, 10, 6
@@ -692,19 +732,23 @@ def main() -> None:
     ):
         folder = Path(name)
         (folder / "one").mkdir()
-        door = Door(folder / "one")
+        (folder / "cold").mkdir()
+        door, cold = Door(folder / "one"), Door(folder / "cold", cold=True)
         try:
-            door.start()
-            create_tables(door)
-            key = door.add_player(PLAYER)
-            first_frame(door, key, args.runs)
+            for server in (door, cold):
+                server.start()
+                create_tables(server)
+            key, cold_key = door.add_player(PLAYER), cold.add_player(PLAYER)
+            first_frame(door, key, args.runs, cold, cold_key)
             move_bytes(door, key, args.moves)
         finally:
-            stray = door.stop()
+            stray = door.stop() | cold.stop()
         if stray:
             print(f"   !! {len(stray)} process(es) of the server were left at its stop")
-        (folder / "many").mkdir()
-        crowd(folder / "many", args.sessions, args.runs, idle=3.0 if args.quick else 6.0)
+        for how in ("forked", "cold") if args.cold else ("forked",):
+            (folder / f"many-{how}").mkdir()
+            crowd(folder / f"many-{how}", args.sessions, args.runs,
+                  idle=3.0 if args.quick else 6.0, cold=how == "cold")  # fmt: skip
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average at the end {load}")
 

@@ -533,8 +533,8 @@ class WebDoor(Door):
     GAME = "tui.web"
     PROBLEMS = re.compile(r"traceback|error|exception|failed|unknown child|warning|killed", re.I)
 
-    def __init__(self, folder: Path, sessions: int) -> None:
-        super().__init__(folder)
+    def __init__(self, folder: Path, sessions: int, cold: bool = False) -> None:
+        super().__init__(folder, cold)
         self.url = ""
         self.sessions = sessions
 
@@ -659,8 +659,12 @@ def focus_check(door: WebDoor, browser: Browser) -> bool:
     return True
 
 
-def first_frame(door: WebDoor, browser: Browser, runs: int, rewrite: bool) -> tuple[int, int]:
-    """Part 1; returns the page's terminal size."""
+def first_frame(
+    door: WebDoor, browser: Browser, runs: int, rewrite: bool, cold: WebDoor
+) -> tuple[int, int]:
+    """Part 1: the door (its games forked by its warm process), the same door with each
+    game a new interpreter (``cold``, another server: as before issue 29), and the game
+    started locally, interleaved; returns the page's terminal size."""
     warm = Tab(browser, rewrite)  # the size, and a warm-up: caches, the door's imports
     before = door.games()
     try:
@@ -670,30 +674,37 @@ def first_frame(door: WebDoor, browser: Browser, runs: int, rewrite: bool) -> tu
         new = door.games() - before
         warm.close()
     door.wait_gone(new)
+    browser_session(cold, browser, cold.invite_cli(PLAYER), rewrite)
     local_session(door, size)
-    through: list[Opening] = []
+    sides = {"forked": door, "new interpreter": cold}
+    through: dict[str, list[Opening]] = {side: [] for side in sides}
     local: list[float] = []
-    for _ in range(runs):  # interleaved, so that both see the same load
-        through.append(browser_session(door, browser, door.invite_cli(PLAYER), rewrite))
+    for _ in range(runs):  # interleaved, so that all see the same load
+        for side, server in sides.items():
+            through[side].append(
+                browser_session(server, browser, server.invite_cli(PLAYER), rewrite)
+            )
         local.append(local_session(door, size))
     med = statistics.median
-    lobby = [o.lobby for o in through]
-    signed = [o.lobby - o.signin for o in through]
     print(f"1. the link to the settled lobby, {size[0]}×{size[1]}, {runs} runs, median (min–max):")
-    print(
-        f"   browser, link opened → lobby {spread(lobby)}; Sign in pressed → lobby {spread(signed)}"
-    )
-    print(
-        f"   of which: the sign-in form {spread([o.form for o in through])}, Sign in → "
-        f"websocket {spread([o.socket - o.signin for o in through])}, → first frame "
-        f"{spread([o.first - o.socket for o in through])}, → settled "
-        f"{spread([o.lobby - o.first for o in through])}"
-    )
     print(f"   local (pty), start → lobby {spread(local)}")
-    print(
-        f"   ratios of the medians: link → lobby / local {med(lobby) / med(local):.2f}, "
-        f"Sign in → lobby / local {med(signed) / med(local):.2f}"
-    )
+    for side, openings in through.items():
+        lobby = [o.lobby for o in openings]
+        signed = [o.lobby - o.signin for o in openings]
+        print(
+            f"   game {side}: browser, link opened → lobby {spread(lobby)}; Sign in pressed "
+            f"→ lobby {spread(signed)}"
+        )
+        print(
+            f"     of which: the sign-in form {spread([o.form for o in openings])}, Sign in → "
+            f"websocket {spread([o.socket - o.signin for o in openings])}, → first frame "
+            f"{spread([o.first - o.socket for o in openings])}, → settled "
+            f"{spread([o.lobby - o.first for o in openings])}"
+        )
+        print(
+            f"     ratios of the medians: link → lobby / local {med(lobby) / med(local):.2f}, "
+            f"Sign in → lobby / local {med(signed) / med(local):.2f}"
+        )
     return size
 
 
@@ -855,9 +866,12 @@ def keys_and_bytes(
     )
 
 
-def crowd(playwright: Any, folder: Path, sessions: int, runs: int, rewrite: bool) -> None:
-    """Part 4, on a server of its own and a browser of its own."""
-    door = WebDoor(folder, sessions)
+def crowd(
+    playwright: Any, folder: Path, sessions: int, runs: int, rewrite: bool, cold: bool = False
+) -> None:
+    """Part 4, on a server of its own and a browser of its own (``cold``: each game a new
+    interpreter)."""
+    door = WebDoor(folder, sessions, cold)
     tabs: list[Tab] = []
     browser: Browser | None = None
     try:
@@ -892,6 +906,7 @@ def crowd(playwright: Any, folder: Path, sessions: int, runs: int, rewrite: bool
         pss = [memory(p, "Pss") for p in games]
         rss = [memory(p, "Rss") for p in games]
         rss_with = door.rss()
+        warm_pss = door.warm_pss()
         chromium_with = chromium_pss()
         renderers = [p for p in chromium_processes() if "--type=renderer" in command_line(p)]
 
@@ -940,15 +955,16 @@ def crowd(playwright: Any, folder: Path, sessions: int, runs: int, rewrite: bool
                 browser.close()
         stray = door.stop()
     n, opened = len(games), len(tabs)
+    how = "each a new interpreter (as before issue 29)" if cold else "forked by the warm process"
     print(
-        f"4. {sessions} browser sessions at the lobby ({n} game processes found), started "
+        f"4. {sessions} browser sessions at the lobby, {how} ({n} game processes found), started "
         f"{BATCH} at a time in {took:.1f} s (each from its link: median "
         f"{statistics.median(arrivals or [0.0]):.2f} s); {opened - len(arrivals)} never "
         f"showed the lobby"
     )
     for line in refused[:5]:
         print(f"   | {line[:400]}")
-    print_memory(pss, rss, (rss_start, rss_before, rss_with, rss_after), n)
+    print_memory(pss, rss, (rss_start, rss_before, rss_with, rss_after), n, warm_pss)
     print(
         f"   over {idle_for:.0f} s at the lobby: games' RSS in all {sum(rss) / MB:.1f} MB → "
         f"{sum(rss_later) / MB:.1f} MB, server's {rss_with / MB:.1f} MB → "
@@ -1015,6 +1031,10 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=20, help="browser sessions (default 20)")
     parser.add_argument("--moves", type=int, default=20, help="cursor moves (default 20)")
     parser.add_argument("--quick", action="store_true", help="2 runs, 8 sessions, 6 moves")
+    parser.add_argument(
+        "--cold", action="store_true",
+        help="part 4 again with each game a new interpreter (as before issue 29)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.quick:
         args.runs, args.sessions, args.moves = 2, 8, 6
@@ -1032,11 +1052,14 @@ def main() -> None:
     ):
         folder = Path(name)
         (folder / "one").mkdir()
+        (folder / "cold").mkdir()
         door = WebDoor(folder / "one", sessions=10)
+        cold = WebDoor(folder / "cold", sessions=10, cold=True)
         browser: Browser | None = None
         try:
-            door.start()
-            create_tables(door)
+            for server in (door, cold):
+                server.start()
+                create_tables(server)
             browser = launch(playwright)
             print(
                 f"Chromium {browser.version}, Playwright {version('playwright')}, "
@@ -1044,18 +1067,20 @@ def main() -> None:
                 f"{args.sessions}, moves {args.moves}"
             )
             rewrite = focus_check(door, browser)
-            size = first_frame(door, browser, args.runs, rewrite)
+            size = first_frame(door, browser, args.runs, rewrite, cold)
             keys_and_bytes(door, browser, size, args.moves, rewrite)
         finally:
             if browser is not None:
                 with contextlib.suppress(PlaywrightError):
                     browser.close()
-            stray = door.stop()
+            stray = door.stop() | cold.stop()
         if stray:
             print(f"   !! {len(stray)} process(es) of the server were left at its stop")
         report_problems(door)
-        (folder / "many").mkdir()
-        crowd(playwright, folder / "many", args.sessions, args.runs, rewrite)
+        for how in ("forked", "cold") if args.cold else ("forked",):
+            (folder / f"many-{how}").mkdir()
+            crowd(playwright, folder / f"many-{how}", args.sessions, args.runs, rewrite,
+                  cold=how == "cold")  # fmt: skip
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average at the end {load}")
 

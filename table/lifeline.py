@@ -33,3 +33,14 @@ def die_with(parent: int, signal_number: int = signal.SIGKILL) -> None:
         os.kill(os.getpid(), signal_number)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def parent_death_signal(signal_number: int) -> None:
+    """Linux's parent-death signal alone, no thread: for a process that forks (a thread
+    would not be in its children, and forking beside one is unsafe). The caller checks
+    its parent's pid after, for a parent that died before."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal_number)  # PR_SET_PDEATHSIG

@@ -20,7 +20,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from table.doors.options import AddressError, DoorLimits, parse_address
 from table.server import log as server_log
@@ -30,6 +30,9 @@ from table.server.hub import Hub
 from table.server.log import log, log_once
 from table.server.writer import Writer
 from table.store import StoreError, TableStore
+
+if TYPE_CHECKING:
+    from table.doors.zygote import Zygote
 
 BACKLOG = 1024
 """Connections the kernel queues before the server accepts them: every client redials at
@@ -83,6 +86,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=DoorLimits.sessions_per_player, metavar="N",
         help=f"door sessions of one player at once (default {DoorLimits.sessions_per_player})",
     )  # fmt: skip
+    # Tests and benches only: each door session a new interpreter, as before issue 29.
+    parser.add_argument("--cold-sessions", action="store_true", help=argparse.SUPPRESS)
     # Tests only: each commit sleeps this long first, so that requests interleave.
     parser.add_argument("--commit-delay", type=float, default=0.0, help=argparse.SUPPRESS)
     # Tests only: the seconds in a minute of a pause, so that one runs out within a test.
@@ -171,11 +176,12 @@ async def serve(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(_quiet)
         computers = Computers(max(1, args.workers))
+        zygote = await _warm_process(args)
         await computers.ready()
         writer = Writer(store, args.commit_delay)
         limits = fit_to_descriptors(Limits(args.max_connections, args.max_tables))
         hub = Hub(rows, writer, ratings, args.trust_account, computers, limits, args.minute)
-        doors = _doors(hub, path, db, args)
+        doors = _doors(hub, path, db, args, zygote)
         try:
             for (name, address), door in doors:
                 try:
@@ -187,6 +193,8 @@ async def serve(args: argparse.Namespace) -> int:
         finally:
             for _, door in doors:
                 await door.stop()
+            if zygote is not None:
+                zygote.close()
             computers.close()
             writer.close()
             store.close()
@@ -199,8 +207,20 @@ class Door(Protocol):
     async def stop(self) -> None: ...
 
 
+async def _warm_process(args: argparse.Namespace) -> Zygote | None:
+    """The doors' warm process, which forks their games (:mod:`table.doors.zygote`):
+    started when a door is asked for, unless ``--cold-sessions``."""
+    if (args.ssh is None and args.web is None) or args.cold_sessions:
+        return None
+    from table.doors.zygote import Zygote
+
+    zygote = Zygote()
+    await zygote.open()
+    return zygote
+
+
 def _doors(
-    hub: Hub, path: Path, db: Path, args: argparse.Namespace
+    hub: Hub, path: Path, db: Path, args: argparse.Namespace, zygote: Zygote | None
 ) -> list[tuple[tuple[str, tuple[str | None, int]], Door]]:
     """The doors asked for, each with its name and address; their modules (asyncssh,
     aiohttp) are loaded only then."""
@@ -212,11 +232,12 @@ def _doors(
     if args.ssh is not None:
         from table.doors.ssh.server import Door as SSHDoor
 
-        doors.append((("SSH", args.ssh), SSHDoor(hub, path, db, admissions=admissions)))
+        ssh_door = SSHDoor(hub, path, db, admissions=admissions, zygote=zygote)
+        doors.append((("SSH", args.ssh), ssh_door))
     if args.web is not None:
         from table.doors.web.server import WebDoor
 
-        web_door = WebDoor(admissions, path, db, args.web_url, args.web_proxy)
+        web_door = WebDoor(admissions, path, db, args.web_url, args.web_proxy, zygote)
         doors.append((("web", args.web), web_door))
     return doors
 

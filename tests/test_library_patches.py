@@ -300,7 +300,9 @@ async def test_textual_serve_app_process(monkeypatch: pytest.MonkeyPatch, tmp_pa
         return SimpleNamespace(stdin=stdin, stdout=output, stderr=errors, returncode=0)
 
     monkeypatch.setattr(asyncio, "create_subprocess_exec", exec_)
-    door = SimpleNamespace(folder=tmp_path, socket=tmp_path / "t.sock", downloads=DownloadManager())
+    door = SimpleNamespace(
+        folder=tmp_path, socket=tmp_path / "t.sock", downloads=DownloadManager(), zygote=None
+    )  # without the doors' warm process: the game is a new interpreter (its fork: tests/web)
     tab = SimpleNamespace(send_bytes=_nothing, send_str=_nothing, close=_nothing)
     game = Game(door, "ticket", "ann", tab)  # type: ignore[arg-type]
     await game.start(80, 24)
@@ -389,6 +391,31 @@ def test_textual_crash() -> None:
     holds(terminal.CRASH)
 
 
+def test_textual_settings_of_a_forked_session() -> None:
+    """:data:`tui.fresh.SETTINGS`: a session forked by the doors' warm process reads
+    Textual's settings again from its own environment, by reloading textual.constants
+    (the sessions through both doors: tests/door, tests/web, tests/table/test_door_zygote.py)."""
+    import subprocess
+    import sys
+
+    from tui import fresh
+
+    holds(fresh.SETTINGS)
+    probe = (
+        "import importlib, os, textual.constants as c; before = c.ESCAPE_DELAY, c.COLOR_SYSTEM; "
+        "os.environ.update(ESCDELAY='400', TEXTUAL_COLOR_SYSTEM='truecolor'); "
+        "importlib.reload(c); print(before, (c.ESCAPE_DELAY, c.COLOR_SYSTEM))"
+    )
+    env = {"PATH": os.defpath, "LANG": "C.UTF-8"}
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", probe], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.split(") (") == ["(0.1, 'auto'", "0.4, 'truecolor')\n"], (
+        f"{fresh.SETTINGS.name} ({fresh.SETTINGS.where}): textual.constants no longer "
+        f"reads its settings again when reloaded: {done.stdout!r}"
+    )
+
+
 # ---------------------------------------------------------------- the list is whole
 
 
@@ -450,12 +477,12 @@ def test_no_other_private_module_or_attribute_of_a_library_is_used() -> None:
 
 def test_every_patch_is_in_the_architecture_notes() -> None:
     """Each patch has its row in docs/ARCHITECTURE.md's "Library internals"."""
-    from tui import terminal
+    from tui import fresh, terminal
 
     notes = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
     assert "## Library internals" in notes
     section = notes.split("## Library internals", 1)[1]
-    for patch in (*ssh.PATCHES, *web.PATCHES, *terminal.PATCHES):
+    for patch in (*ssh.PATCHES, *web.PATCHES, *terminal.PATCHES, *fresh.PATCHES):
         assert patch.where.split(",")[0].split(" ")[0] in section, (
             f"{patch.name} ({patch.where}) has no row in docs/ARCHITECTURE.md"
         )

@@ -20,7 +20,6 @@ import importlib
 import inspect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from types import CodeType
 from typing import Any
 
@@ -73,6 +72,10 @@ def check(patches: Sequence[Patch]) -> None:
 
 
 def installed(library: str) -> str:
+    # Imported here: only a problem names a version, and importlib.metadata costs the
+    # game's start (tui.terminal's patches are checked as each app is made) ~20 ms.
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version(library)
     except PackageNotFoundError:

@@ -51,14 +51,9 @@ class WebDoor:
             return players.invite(name)
 
     def games(self) -> int:
-        """The game processes the door runs now (children started as tui.web)."""
-        found = subprocess.run(
-            ["pgrep", "-P", str(self.process.pid), "-f", "tui.web"],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        return len(found.stdout.split())
+        """The game processes the door runs now (forked by its warm process, or started,
+        as tui.web on its socket)."""
+        return len(games_of(str(self.socket.parent)))
 
     def stop(self) -> None:
         stop(self.process)

@@ -23,6 +23,7 @@ from table.doors.ssh.gate import LOGIN_TIMEOUT, Gate, GateLimits, Visitor
 from table.doors.ssh.hostkey import fingerprint, host_key
 from table.doors.ssh.internals import check_asyncssh
 from table.doors.ssh.session import STATUS_WITHIN, DoorSession
+from table.doors.zygote import GameProcess, Zygote
 from table.server.log import log
 
 if TYPE_CHECKING:
@@ -49,14 +50,17 @@ class Door:
         db: Path,
         limits: DoorLimits | None = None,
         admissions: Admissions | None = None,
+        zygote: Zygote | None = None,
     ) -> None:
         """``admissions``: the bounds on sessions this door shares with the server's other
-        doors (its own, of ``limits``, when None)."""
+        doors (its own, of ``limits``, when None); ``zygote``: the warm process that forks
+        the games (None: each game is a new interpreter)."""
         self.hub = hub
         self.socket = socket
         self.folder = db.parent
         self.db = db
         self.admissions = admissions or Admissions(hub, limits)
+        self.zygote = zygote
         self.limits = self.admissions.limits
         self.sessions: set[DoorSession] = set()
         self.port = 0
@@ -168,14 +172,27 @@ class Door:
         """The player's own folder on the host (:func:`table.doors.admissions.player_home`)."""
         return player_home(self.folder, player)
 
-    def game_command(self, home: Path) -> list[str]:
-        """The game, in isolated mode, on this server's socket, saving in ``home``; it is
-        told the door's port, for the command that exports a table to the guest."""
+    def game_args(self, home: Path) -> list[str]:
+        """The game's arguments: on this server's socket, saving in ``home``; it is told
+        the door's port, for the command that exports a table to the guest."""
         return [
-            sys.executable, "-I", "-m", "tui.door",
             "--socket", str(self.socket), "--save-dir", str(home / "saves"),
             "--door", f"ssh:{self.port}",
         ]  # fmt: skip
+
+    async def start_game(self, home: Path, env: dict[str, str], terminal: int) -> GameProcess:
+        """The game (:mod:`tui.door`) on the pty's ``terminal``: forked by the warm
+        process, else a new interpreter in isolated mode (the caller closes
+        ``terminal``)."""
+        args = self.game_args(home)
+        if self.zygote is not None:
+            forked = await self.zygote.start("tui.door", args, env, str(home), [terminal] * 3)
+            if forked is not None:
+                return forked
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-I", "-m", "tui.door", *args,
+            stdin=terminal, stdout=terminal, stderr=terminal, env=env, cwd=home, close_fds=True,
+        )  # fmt: skip
 
     async def status(
         self,

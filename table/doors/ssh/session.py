@@ -51,6 +51,7 @@ from table.server.log import log
 if TYPE_CHECKING:
     from table.doors.ssh.gate import Visitor
     from table.doors.ssh.server import Door
+    from table.doors.zygote import GameProcess
 
 END_WITHIN: Final = 1.5
 """Seconds a game has to leave after its connection ended, before it is killed."""
@@ -107,7 +108,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         """The client's terminal (columns, rows): None when it asked for none."""
         self.command: str | None = None
         self.master: int | None = None
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: GameProcess | None = None
         self.task: asyncio.Task[None] | None = None
         self.goodbye = ""
         """Why the door itself ended the session (said once the game has left)."""
@@ -246,12 +247,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
                 try:
                     set_size(slave, *self.size)
                     home = self.door.home(player)
-                    self.process = await asyncio.create_subprocess_exec(
-                        *self.door.game_command(home),
-                        stdin=slave, stdout=slave, stderr=slave,
-                        env=environment(self.term, self._sent(), ticket, str(home)),
-                        cwd=home, close_fds=True,
-                    )  # fmt: skip
+                    env = environment(self.term, self._sent(), ticket, str(home))
+                    self.process = await self.door.start_game(home, env, slave)
                 finally:
                     os.close(slave)
                 if self.lost:
@@ -403,7 +400,7 @@ def wanted_environment(kept: Mapping[bytes, bytes], name: bytes, value: bytes) -
     return not (name.startswith(b"LC_") and name not in kept and locales >= LOCALES_KEPT)
 
 
-async def _kill_late(process: asyncio.subprocess.Process) -> None:
+async def _kill_late(process: GameProcess) -> None:
     try:
         await asyncio.wait_for(process.wait(), END_WITHIN)
     except TimeoutError:

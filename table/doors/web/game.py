@@ -3,7 +3,8 @@
 textual-serve's ``AppService`` carries the packets between the tab and the process; the
 door starts the process itself (:meth:`Game._open_app_process`, a patch of textual-serve's
 internals listed in :mod:`table.doors.web.internals`): a fixed command, never a shell, in
-the player's folder, with an environment built from nothing.
+the player's folder, with an environment built from nothing; forked by the doors' warm
+process when there is one (:mod:`table.doors.zygote`), else a new interpreter.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from aiohttp import web
 from textual_serve.app_service import AppService
 
 from table.doors.admissions import player_home
+from table.doors.zygote import start_piped
 
 if TYPE_CHECKING:
     from table.doors.web.server import WebDoor
@@ -69,10 +71,16 @@ class Game(AppService):
             "TEXTUAL_FPS": "60",
         }
         watch = ["--watch", str(self.watching)] if self.watching is not None else []
-        self._process = process = await asyncio.create_subprocess_exec(
-            sys.executable, "-I", "-m", "tui.web",
+        args = [
             "--socket", str(self.door.socket), "--save-dir", str(home / "saves"), *watch,
             "--door", "web",  # a table's export is downloaded by the browser
+        ]  # fmt: skip
+        zygote = self.door.zygote
+        forked = await start_piped(zygote, "tui.web", args, env, str(home)) if zygote else None
+        # A forked game stands for the Process textual-serve reads: its pid, wait(), pipes.
+        process = cast("asyncio.subprocess.Process", forked) if forked else None
+        self._process = process = process or await asyncio.create_subprocess_exec(
+            sys.executable, "-I", "-m", "tui.web", *args,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=env, cwd=home, close_fds=True,
         )  # fmt: skip

@@ -35,6 +35,7 @@ from table.server.log import log
 
 if TYPE_CHECKING:
     from table.doors.admissions import Admissions
+    from table.doors.zygote import Zygote
 
 COOKIE: Final = "mykerinos"
 SESSION_DAYS: Final = 30
@@ -70,8 +71,11 @@ class WebDoor:
         db: Path,
         public_url: str | None = None,
         proxy: str | None = None,
+        zygote: Zygote | None = None,
     ) -> None:
         self.admissions = admissions
+        self.zygote = zygote
+        """The warm process that forks the games (None: each is a new interpreter)."""
         self.socket = socket
         self.db = db
         self.folder = db.parent
@@ -392,11 +396,9 @@ def _secure_headers(response: web.StreamResponse, websocket_origin: str) -> None
 
 
 def _size(value: object, default: int) -> int:
-    try:
-        number = int(str(value))
-    except ValueError:
-        return default
-    return max(1, min(number, SIZE_LIMIT))
+    with contextlib.suppress(ValueError):
+        return max(1, min(int(str(value)), SIZE_LIMIT))
+    return default
 
 
 _HOST: Final = re.compile(r"(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
