@@ -44,6 +44,8 @@ import core
 from core.analysis import Analysis
 from core.levels import Level
 from table import journal
+from table.protocol_notices import NoticeRequest as NoticeRequest
+from table.protocol_notices import NoticeState as NoticeState
 from table.protocol_tables import Pace as Pace
 from table.protocol_tables import SeatInfo as SeatInfo
 from table.protocol_tables import SeatKind as SeatKind
@@ -237,6 +239,7 @@ Request = (
     | Export
     | Analyse
     | StopAnalysing
+    | NoticeRequest  # a player's notices far from the terminal (table.protocol_notices)
 )
 """What a client may ask once it has said hello (each carries a ``ref``)."""
 ClientMessage = Hello | Request
@@ -342,7 +345,8 @@ class Analysed(_Message, frozen=True, tag="analysed"):
 
 ServerMessage = (
     Welcome | Error | Lobby | Snapshot | Told | Standings | Exported | Analysing | Analysed
-)
+    | NoticeState
+)  # fmt: skip
 
 
 # ---------------------------------------------------------------- frames

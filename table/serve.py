@@ -20,7 +20,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from table.doors.options import AddressError, DoorLimits, parse_address
 from table.server import log as server_log
@@ -30,6 +30,10 @@ from table.server.hub import Hub
 from table.server.log import log, log_once
 from table.server.writer import Writer
 from table.store import StoreError, TableStore
+
+if TYPE_CHECKING:
+    from table.host.notices import NoticeSettings
+    from table.server.notices import Sender
 
 BACKLOG = 1024
 """Connections the kernel queues before the server accepts them: every client redials at
@@ -83,6 +87,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=DoorLimits.sessions_per_player, metavar="N",
         help=f"door sessions of one player at once (default {DoorLimits.sessions_per_player})",
     )  # fmt: skip
+    parser.add_argument(
+        "--notices", metavar="FILE",
+        help="e-mail and push notices of a player's turn: the SMTP relay and the push "
+        "hosts allowed (a TOML file: see docs/table-server.md)",
+    )  # fmt: skip
+    # Tests only: the sender's longest sleep and its first backoff, in seconds.
+    parser.add_argument("--notice-tick", type=float, default=30.0, help=argparse.SUPPRESS)
+    parser.add_argument("--notice-backoff", type=float, default=60.0, help=argparse.SUPPRESS)
     # Tests only: each commit sleeps this long first, so that requests interleave.
     parser.add_argument("--commit-delay", type=float, default=0.0, help=argparse.SUPPRESS)
     # Tests only: the seconds in a minute of a pause, so that one runs out within a test.
@@ -157,9 +169,10 @@ async def serve(args: argparse.Namespace) -> int:
         return 1
     with lock:
         try:
+            settings = _notice_settings(args.notices)
             store = TableStore(db)
             rows, ratings = store.tables(), store.ratings()
-        except (StoreError, OSError) as exc:
+        except (StoreError, OSError, ValueError) as exc:
             print(f"mykerinos serve: {exc}", file=sys.stderr)
             return 1
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -175,7 +188,9 @@ async def serve(args: argparse.Namespace) -> int:
         writer = Writer(store, args.commit_delay)
         limits = fit_to_descriptors(Limits(args.max_connections, args.max_tables))
         hub = Hub(rows, writer, ratings, args.trust_account, computers, limits, args.minute)
+        sender = _notices(hub, db, settings, args)
         doors = _doors(hub, path, db, args)
+        sending = loop.create_task(sender.run())
         try:
             for (name, address), door in doors:
                 try:
@@ -187,9 +202,40 @@ async def serve(args: argparse.Namespace) -> int:
         finally:
             for _, door in doors:
                 await door.stop()
+            sender.stop()
+            await asyncio.wait([sending, *sender.stop()], timeout=2)
+            sender.close()
             computers.close()
             writer.close()
             store.close()
+
+
+def _notice_settings(path: str | None) -> NoticeSettings:
+    """The host's notice settings (none: no relay, no push host; ValueError says why)."""
+    from table.host import notices
+
+    if path is None:
+        return notices.NoticeSettings()
+    try:
+        return notices.load(Path(path))
+    except notices.SettingsError as exc:
+        raise ValueError(f"--notices: {exc}") from None
+
+
+def _notices(hub: Hub, db: Path, settings: NoticeSettings, args: argparse.Namespace) -> Sender:
+    """The players' notices far from the terminal: their requests (the hub's desk) and
+    the sender, each on a connection of its own to the store."""
+    from table.server.notice_desk import NoticeDesk
+    from table.server.notices import Sender, facts_of, table_name_of
+    from table.store.notices import NoticeStore
+
+    sender = Sender(
+        NoticeStore(db), settings, lambda row: facts_of(hub, row),
+        lambda table: table_name_of(hub, table), tick=args.notice_tick,
+        backoff=args.notice_backoff,
+    )  # fmt: skip
+    hub.notice_desk = NoticeDesk(NoticeStore(db), settings, sender.wake)
+    return sender
 
 
 class Door(Protocol):

@@ -25,6 +25,7 @@ from table.server.analysis import Analyses
 from table.server.computers import Computers
 from table.server.connections import Client, Connections, Grant, Limits
 from table.server.log import log
+from table.server.notice_desk import NoticeDesk
 from table.server.room import Room
 from table.server.routing import route
 from table.server.rules import Refusal
@@ -88,6 +89,8 @@ class Hub:
             room = self._room(row)
             if room.damaged:
                 log(f"table {row.id} is damaged and read-only: {room.damaged}")
+        self.notice_desk: NoticeDesk | None = None
+        """A player's notices far from the terminal (set by ``mykerinos serve``)."""
         self._creating: Counter[str] = Counter()
         """Tables each player is creating right now (not yet rooms)."""
 

@@ -46,7 +46,9 @@ from table.store.changes import (
     StandIn,
     TableRow,
     Truncate,
+    TurnBegan,
 )
+from table.store.notices import queue_turn
 from table.store.schema import StoreError, migrate, rollback
 
 __all__ = ["Damaged", "StoreError", "TableStore"]
@@ -312,6 +314,9 @@ class TableStore:
                     (table, _ACTION.encode(analysis)),
                 )
                 return False  # a look back at the game, not a move of it
+            case TurnBegan(table, seq, name, at):
+                queue_turn(self.db, table, seq, name, at)
+                return False  # told later, far from the table
             case _:
                 assert_never(change)
 
