@@ -175,11 +175,13 @@ class Hub:
             if r.owner == client.player and not r.over and r.damaged is None
         )  # fmt: skip
         rules.check_creator(client.player, rows, open_tables, self.limits.open_tables)
+        seed = secrets.randbelow(2**53)
         with counted(self._creating, client.player):  # while stored: creations race otherwise
             row = await self.writer.run(
-                self.writer.store.create, title, secrets.randbelow(2**53), rows,
-                message.pace, message.wait, client.player,
+                self.writer.store.create, title, seed, rows, message.pace, message.wait,
+                client.player,
                 rules.default_hints(rows) if message.hints is None else message.hints,
+                rules.first_to_play(seed, rows),
             )  # fmt: skip
         room = self._room(row)
         log(f"{client.player} created table {row.id} ({rules.table_name(title, rows)!a})")

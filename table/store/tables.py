@@ -196,8 +196,10 @@ class TableStore:
         wait: float = 300,
         creator: str | None = None,
         hints: bool = True,
+        first: str | None = None,
     ) -> TableRow:
-        """A new table, committed."""
+        """A new table, committed; ``first``: the person whose turn its game begins with
+        (their notices are queued in the same transaction: :class:`TurnBegan`)."""
         now = time.time()
         self.db.execute("BEGIN IMMEDIATE")
         try:
@@ -219,6 +221,8 @@ class TableStore:
                     for i, s in enumerate(seats)
                 ],
             )
+            if first is not None:
+                queue_turn(self.db, table_id, 0, first, now)
             self.db.execute("COMMIT")
         except BaseException:
             rollback(self.db)

@@ -66,3 +66,18 @@ def test_a_wrong_code_does_not_confirm_and_too_many_remove_the_address(tmp_path:
     assert notices.confirm("ben", channel, code_hash("000001"), 1.0, 3) == "wrong"
     assert notices.confirm("ben", channel, code_hash("000002"), 1.0, 3) == "unknown"
     assert notices.channels("ben") == []
+
+
+def test_a_game_that_starts_at_its_creation_queues_its_first_players_notice(
+    tmp_path: Path,
+) -> None:
+    import core
+    from table.store import SeatRow
+
+    store, notices = stores(tmp_path)
+    confirmed(notices, "ben", "email", "ben@example.org")
+    seats = [SeatRow("player", name, None, colour)
+             for name, colour in zip(("alice", "ben"), core.Colour, strict=False)]  # fmt: skip
+    table = store.create("t", 1, seats, first="ben", creator="alice").id
+    (row,) = [r for r in notices.due(1e12) if r.kind == "turn"]
+    assert (row.table, row.seq, row.name) == (table, 0, "ben")
