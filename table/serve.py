@@ -202,9 +202,10 @@ async def serve(args: argparse.Namespace) -> int:
         finally:
             for _, door in doors:
                 await door.stop()
-            sender.stop()
             await asyncio.wait([sending, *sender.stop()], timeout=2)
             sender.close()
+            if hub.notice_desk is not None:
+                hub.notice_desk.close()
             computers.close()
             writer.close()
             store.close()

@@ -21,22 +21,30 @@ class Facts:
     """A computer plays the seat for them."""
     paused_until: float | None
     """The end of the pause under way (None: none)."""
-    looking: bool
-    """The player has a connection to the server (the lobby or a table tells them)."""
+    away_since: float | None
+    """Since when the player has had no connection to the server (None: they have one,
+    so the lobby or a table tells them)."""
     off: bool
     """The player turned every channel off."""
 
 
-def judge(facts: Facts) -> tuple[Verdict, str, float | None]:
-    """(verdict, why in words, when to look again for ``wait``)."""
+def judge(
+    facts: Facts, now: float, since: float, delay: float
+) -> tuple[Verdict, str, float | None]:
+    """(verdict, why in words, when to look again for ``wait``) for the notice of a turn
+    that began at ``since``, told once it has been the player's turn for ``delay``
+    seconds of which none while they were here."""
     if facts.off:
         return "drop", "the player turned notices off", None
     if not facts.turn_still:
         return "drop", "the turn has passed", None
     if facts.standin:
         return "drop", "a computer plays the seat", None
-    if facts.looking:
-        return "drop", "the player is here", None
-    if facts.paused_until is not None:
+    if facts.away_since is None:
+        return "wait", "the player is here", now + delay
+    due = max(since, facts.away_since) + delay
+    if due > now:
+        return "wait", "the player left lately", due
+    if facts.paused_until is not None and facts.paused_until > now:
         return "wait", "the table is paused", facts.paused_until
     return "send", "", None

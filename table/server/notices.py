@@ -135,7 +135,7 @@ class Sender:
         for row in turns:
             verdict, why, until = ("drop", "the channel is not confirmed", None)
             if row.confirmed:
-                verdict, why, until = judge(self.facts(row))
+                verdict, why, until = judge(self.facts(row), now, row.since, row.due - row.since)
             if verdict == "drop":
                 await self._store(self.store.dropped, [row.id], why, now)
             elif verdict == "wait":
@@ -218,5 +218,8 @@ def facts_of(hub: Hub, row: OutboxRow) -> Facts:
         )
         standin = seat.standin is not None
         paused = room.row.paused_until
-    looking = hub.connections.connections[row.name] > 0
-    return Facts(turn_still, standin, paused, looking, off=False)
+    connections = hub.connections
+    away = None
+    if not connections.connections[row.name]:
+        away = connections.left.get(row.name, connections.since)
+    return Facts(turn_still, standin, paused, away, off=False)

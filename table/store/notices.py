@@ -50,6 +50,7 @@ class OutboxRow(NamedTuple):
     table: int | None
     seq: int | None
     since: float
+    due: float
     message_id: str
     subject: str | None
     body: str | None
@@ -210,7 +211,7 @@ class NoticeStore:
             OutboxRow(*row)
             for row in self.db.execute(
                 "SELECT o.id, o.channel, c.name, c.kind, c.address, c.confirmed, o.kind, "
-                "o.table_id, o.seq, o.since, o.message_id, o.subject, o.body, o.batch, "
+                "o.table_id, o.seq, o.since, o.due, o.message_id, o.subject, o.body, o.batch, "
                 "o.attempts, c.last_digest FROM notice_outbox o "
                 "JOIN notice_channels c ON c.id = o.channel "
                 "WHERE o.state = 'pending' AND o.next_try <= ? ORDER BY o.next_try, o.id "

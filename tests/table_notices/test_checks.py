@@ -73,3 +73,21 @@ def test_a_code_is_six_digits_kept_as_its_hash() -> None:
         == code_hash(f" {code} ")
         != code_hash("000000" if code != "000000" else "1")
     )
+
+
+def test_a_turn_is_told_after_the_delay_counted_from_the_later_of_its_start_and_the_leaving() -> (
+    None
+):
+    from table.notices.when import Facts, judge
+
+    here = Facts(True, False, None, None, False)
+    assert judge(here, 1000.0, 0.0, 60.0) == ("wait", "the player is here", 1060.0)
+    left_lately = Facts(True, False, None, 990.0, False)
+    assert judge(left_lately, 1000.0, 0.0, 60.0) == ("wait", "the player left lately", 1050.0)
+    long_gone = Facts(True, False, None, 10.0, False)
+    assert judge(long_gone, 1000.0, 500.0, 60.0) == ("send", "", None)
+    assert judge(long_gone, 520.0, 500.0, 60.0)[0] == "wait"  # their turn began lately
+    paused = Facts(True, False, 1200.0, 10.0, False)
+    assert judge(paused, 1000.0, 0.0, 60.0) == ("wait", "the table is paused", 1200.0)
+    assert judge(Facts(False, False, None, 10.0, False), 1000.0, 0.0, 60.0)[0] == "drop"
+    assert judge(Facts(True, True, None, 10.0, False), 1000.0, 0.0, 60.0)[0] == "drop"

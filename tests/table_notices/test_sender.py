@@ -45,7 +45,7 @@ class World:
         )  # fmt: skip
 
     def fact(self, row: OutboxRow) -> Facts:
-        return self.facts.get((row.table, row.seq), Facts(True, False, None, False, False))
+        return self.facts.get((row.table, row.seq), Facts(True, False, None, 0.0, False))
 
     async def drive(self, until: object) -> None:
         """Rounds of the sender until ``until()`` holds (bounded in count)."""
@@ -155,10 +155,10 @@ async def test_a_dead_receiver_delays_no_one_else(world: World) -> None:
 async def test_what_the_table_says_drops_or_puts_off_a_notice(world: World) -> None:
     confirmed(world.notices, "ben", "ntfy", world.http.url("/ben"))
     passed, paused, looking, standin = 1, 2, 3, 4
-    world.facts[(world.table, passed)] = Facts(False, False, None, False, False)
-    world.facts[(world.table, paused)] = Facts(True, False, time.time() + 3600, False, False)
-    world.facts[(world.table, looking)] = Facts(True, False, None, True, False)
-    world.facts[(world.table, standin)] = Facts(True, True, None, False, False)
+    world.facts[(world.table, passed)] = Facts(False, False, None, 0.0, False)
+    world.facts[(world.table, paused)] = Facts(True, False, time.time() + 3600, 0.0, False)
+    world.facts[(world.table, looking)] = Facts(True, False, None, None, False)
+    world.facts[(world.table, standin)] = Facts(True, True, None, 0.0, False)
     for seq in (passed, paused, looking, standin):
         _now_turn(world, seq)
         await world.sender.round()
@@ -168,7 +168,7 @@ async def test_what_the_table_says_drops_or_puts_off_a_notice(world: World) -> N
     assert states[1:] == [
         ("turn", "dropped", "the turn has passed"),
         ("turn", "pending", None),  # after the pause
-        ("turn", "dropped", "the player is here"),
+        ("turn", "pending", None),  # until they have been away for their delay
         ("turn", "dropped", "a computer plays the seat"),
     ]
 
