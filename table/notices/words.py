@@ -1,6 +1,6 @@
 """What a notice says: plain text, the table, whose turn, since when and how to come back
-(the host's ``ssh -p … host`` line, or the web door's link to the table: never a code, a
-ticket or a session's token), and nothing private (no hand, no deck, no other player's
+(the host's ``ssh -p … host`` line, or the web door's address: never a code, a ticket
+or a session's token), and nothing private (no hand, no deck, no other player's
 address). Every e-mail ends with a line, without a link, saying how to stop them all.
 """
 
@@ -35,11 +35,11 @@ class ComeBack:
         ways = []
         if self.ssh:
             ways.append(f"  {self.ssh}")
-        if self.web:
-            ways.append(f"  {self.web.rstrip('/')}/?table={table}")
+        if self.web:  # the web door has no link to one table: its lobby lists it first
+            ways.append(f"  {self.web}  (in a browser)")
         if not ways:
             ways.append("  mykerinos (on the host where you play)")
-        return ["Come back with:", *ways]
+        return [f"Come back with (table {table} is in the lobby's first lines):", *ways]
 
 
 def _when(at: float) -> str:

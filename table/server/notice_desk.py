@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Any, Final
 from table import protocol_notices as wire
 from table.notices import DEFAULT_DELAY, DELAYS, NoticeRefused
 from table.notices import words as say
-from table.notices.checks import CODE_LIFE, CODE_TRIES, check_address, code_hash, new_code
+from table.notices.checks import (
+    CODE_LIFE,
+    CODE_TRIES,
+    check_address,
+    code_hash,
+    new_code,
+    resolved,
+    split_url,
+)
 from table.server.rules import Refusal
 from table.store.notices import NoticeStore
 
@@ -27,6 +35,8 @@ if TYPE_CHECKING:
 
 MAX_CHANNELS: Final = 5
 """Channels one player may have (confirmed or not)."""
+CODES_AN_HOUR: Final = 5
+"""Codes one player may have sent in an hour (so no one floods an address with them)."""
 
 
 class NoticeDesk:
@@ -44,6 +54,8 @@ class NoticeDesk:
         self.wake = wake
         self.clock = clock
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="notices-desk")
+        self.codes_sent: dict[str, list[float]] = {}
+        """When each player had a code sent, in the last hour (kept in memory only)."""
 
     async def _run(self, call: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.thread, call, *args)
@@ -80,12 +92,20 @@ class NoticeDesk:
             raise Refusal("this server's host set no mail relay: no e-mail can be sent")
         try:
             address = check_address(kind, address, settings.allow)
+            if kind != "email":  # its name must stand for an address the server posts to
+                _, host, port, _ = split_url(address)
+                await self._run(resolved, host, port, settings.allow)
         except NoticeRefused as exc:
             raise Refusal(str(exc)) from None
+        now = self.clock()
+        sent = [at for at in self.codes_sent.get(player, []) if at > now - 3600]
+        if len(sent) >= CODES_AN_HOUR:
+            raise Refusal(f"{CODES_AN_HOUR} codes an hour at most: try again later")
+        self.codes_sent[player] = [*sent, now]
         channels = await self._run(self.store.channels, player)
         if len(channels) >= MAX_CHANNELS and all(c.address != address for c in channels):
             raise Refusal(f"{MAX_CHANNELS} addresses at most: remove one first")
-        code, now = new_code(), self.clock()
+        code = new_code()
         subject, body = say.confirm(player, code)
         key = f"{player}.{kind}.{int(now * 1000)}"
         message = (say.message_id("confirm", code_hash(key)[:16]), subject, body)
