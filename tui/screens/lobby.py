@@ -4,7 +4,8 @@ Your tables come first (those where it is your turn before the others), then tab
 a seat free for you, then the games you can watch. The list refreshes itself every
 :data:`REFRESH` seconds. Enter sits you at the table under the cursor (or watches it when
 there is no seat for you), ``w`` watches, ``c`` creates a table, ``n`` chooses how a turn
-at another table is told, ``l`` opens the lessons, Esc goes back to the game on this
+at another table is told (here, and away from the terminal by e-mail or a push service),
+``l`` opens the lessons, Esc goes back to the game on this
 machine (a door's session has none: there Esc does nothing, and q leaves after a
 question).
 """
