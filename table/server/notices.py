@@ -145,7 +145,7 @@ class Sender:
         if not going:
             return plans
         first = going[0]
-        batch = first.batch
+        batch = kept = next((r.batch for r in going if r.batch is not None), None)
         if batch is None and len(going) > 1:
             last = first.last_digest
             if last is not None and now - last < DAY:
@@ -155,13 +155,18 @@ class Sender:
             await self._store(self.store.batched, [r.id for r in going], batch)
         if batch is not None:
             going = [r for r in going if r.batch in (None, batch)]
+            joining = [r.id for r in going if r.batch is None]
+            if joining and kept is not None:  # kept in it, so that a retry is the same
+                await self._store(self.store.batched, joining, batch)
         waiting = [self._waiting(r) for r in going]
         if batch is None:
             subject, body = say.turn(first.name, waiting[0], self.settings.come_back)
             plans.append((Message(first.message_id, subject, body, "turn", (waiting[0].table,)),
                           [first.id], False))  # fmt: skip
         else:
-            subject, body = say.digest(first.name, waiting, self.settings.come_back)
+            back = self.settings.come_back  # a digest whose other tables moved on: one left
+            subject, body = (say.digest(first.name, waiting, back) if len(waiting) > 1
+                             else say.turn(first.name, waiting[0], back))  # fmt: skip
             tables = tuple(w.table for w in waiting)
             plans.append((Message(batch, subject, body, "digest", tables),
                           [r.id for r in going], True))  # fmt: skip
