@@ -42,13 +42,14 @@ def delay_words(seconds: float) -> str:
 
 
 def channel_line(number: int, channel: notice.NoticeChannel) -> str:
-    """One address as listed: its number, whether it is confirmed or failing, and why."""
+    """One address as listed: its number, whether it is confirmed, and if its notices
+    fail, since when and why (a second line)."""
     mark = "✓" if channel.confirmed else "…"
-    line = f"{number} {mark} {channel.kind:<7} {channel.address}"[:76]
+    line = f"{number} {mark} {channel.kind:<7} {channel.address}"[:74]
     if not channel.confirmed:
-        return f"{line}\n      waits for the code sent there (c)"
+        return f"{line}  (its code: c)"
     if channel.failing_since is not None:
-        return f"{line}\n      ✗ {failing_words(channel)}\n      {(channel.error or '')[:70]}"
+        return f"{line}\n  ✗ {failing_words(channel)}: {channel.error or ''}"[:160]
     return line
 
 
@@ -80,22 +81,22 @@ class FarNoticesScreen(NoticesScreen):
         self.state: notice.NoticeState | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog wide"):
             yield Static("When it is your turn at another table, tell me with:")
             yield Static(id="notice-choices", markup=False)
             yield Static("", id="notice-problem", markup=False)
-            yield Static("Away from the terminal:", markup=False)
             yield Static("Asking the server…", id="far-channels", markup=False)
             yield Static("", id="far-said", markup=False)
             yield Static(
-                "[b]l b d[/b] on/off  [b]e[/b] e-mail  [b]p[/b] ntfy  [b]h[/b] webhook  "
-                "[b]c[/b] code  [b]x[/b] remove  [b]t[/b] delay  [b]o[/b] all off  "
-                "[b]Esc[/b] close",
+                "[b]l b d[/b] here  [b]e p h[/b] add  [b]c[/b] code  [b]x[/b] remove  "
+                "[b]t[/b] delay  [b]o[/b] all off  [b]Esc[/b] close",
                 classes="keys",
+                id="far-keys",
             )
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.query_one("#far-keys").styles.margin = 0  # five addresses fit in 24 rows
         self._ask(notice.NoticesShow(0))
 
     @work(exclusive=True, group="far-notices")
@@ -119,7 +120,7 @@ class FarNoticesScreen(NoticesScreen):
         state = self.state
         if state is None:
             return
-        lines = []
+        lines = ["Away from the terminal (add: e e-mail, p ntfy, h webhook):"]
         if state.off:
             lines.append("All off: nothing is sent (o turns them on again).")
         else:
