@@ -24,6 +24,8 @@ The exchange:
    unasked as :class:`Analysing`, its result as :class:`Analysed`. These messages were
    added without a new version: an older client never asks, an older server refuses the
    request as malformed (which a newer client says in words).
+5. A player's notices away from the terminal (:mod:`table.protocol_notices`): five
+   requests, each answered by a ``NoticeState``; added in the same way.
 
 **Hidden information never crosses**: every :class:`core.GameState` the server sends is a
 public view (``core.public.public_view``: the undealt parcels in a canonical order, the
