@@ -24,6 +24,8 @@ The exchange:
    unasked as :class:`Analysing`, its result as :class:`Analysed`. These messages were
    added without a new version: an older client never asks, an older server refuses the
    request as malformed (which a newer client says in words).
+5. A player's notices away from the terminal (:mod:`table.protocol_notices`): five
+   requests, each answered by a ``NoticeState``; added in the same way.
 
 **Hidden information never crosses**: every :class:`core.GameState` the server sends is a
 public view (``core.public.public_view``: the undealt parcels in a canonical order, the
@@ -44,6 +46,8 @@ import core
 from core.analysis import Analysis
 from core.levels import Level
 from table import journal
+from table.protocol_notices import NoticeRequest as NoticeRequest
+from table.protocol_notices import NoticeState as NoticeState
 from table.protocol_tables import Pace as Pace
 from table.protocol_tables import SeatInfo as SeatInfo
 from table.protocol_tables import SeatKind as SeatKind
@@ -237,6 +241,7 @@ Request = (
     | Export
     | Analyse
     | StopAnalysing
+    | NoticeRequest  # a player's notices far from the terminal (table.protocol_notices)
 )
 """What a client may ask once it has said hello (each carries a ``ref``)."""
 ClientMessage = Hello | Request
@@ -342,7 +347,8 @@ class Analysed(_Message, frozen=True, tag="analysed"):
 
 ServerMessage = (
     Welcome | Error | Lobby | Snapshot | Told | Standings | Exported | Analysing | Analysed
-)
+    | NoticeState
+)  # fmt: skip
 
 
 # ---------------------------------------------------------------- frames

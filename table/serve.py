@@ -33,6 +33,8 @@ from table.store import StoreError, TableStore
 
 if TYPE_CHECKING:
     from table.doors.zygote import Zygote
+    from table.host.notices import NoticeSettings
+    from table.server.notices import Sender
 
 BACKLOG = 1024
 """Connections the kernel queues before the server accepts them: every client redials at
@@ -88,6 +90,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     # Tests and benches only: each door session a new interpreter, as before issue 29.
     parser.add_argument("--cold-sessions", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--notices", metavar="FILE",
+        help="e-mail and push notices of a player's turn: the SMTP relay and the push "
+        "hosts allowed (a TOML file: see docs/table-server.md)",
+    )  # fmt: skip
+    # Tests only: the sender's longest sleep and its first backoff, in seconds.
+    parser.add_argument("--notice-tick", type=float, default=30.0, help=argparse.SUPPRESS)
+    parser.add_argument("--notice-backoff", type=float, default=60.0, help=argparse.SUPPRESS)
     # Tests only: each commit sleeps this long first, so that requests interleave.
     parser.add_argument("--commit-delay", type=float, default=0.0, help=argparse.SUPPRESS)
     # Tests only: the seconds in a minute of a pause, so that one runs out within a test.
@@ -162,9 +172,10 @@ async def serve(args: argparse.Namespace) -> int:
         return 1
     with lock:
         try:
+            settings = _notice_settings(args.notices)
             store = TableStore(db)
             rows, ratings = store.tables(), store.ratings()
-        except (StoreError, OSError) as exc:
+        except (StoreError, OSError, ValueError) as exc:
             print(f"mykerinos serve: {exc}", file=sys.stderr)
             return 1
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -181,7 +192,9 @@ async def serve(args: argparse.Namespace) -> int:
         writer = Writer(store, args.commit_delay)
         limits = fit_to_descriptors(Limits(args.max_connections, args.max_tables))
         hub = Hub(rows, writer, ratings, args.trust_account, computers, limits, args.minute)
+        sender = _notices(hub, db, settings, args)
         doors = _doors(hub, path, db, args, zygote)
+        sending = loop.create_task(sender.run())
         try:
             for (name, address), door in doors:
                 try:
@@ -193,11 +206,43 @@ async def serve(args: argparse.Namespace) -> int:
         finally:
             for _, door in doors:
                 await door.stop()
+            await asyncio.wait([sending, *sender.stop()], timeout=2)
+            sender.close()
+            if hub.notice_desk is not None:
+                hub.notice_desk.close()
             if zygote is not None:
                 zygote.close()
             computers.close()
             writer.close()
             store.close()
+
+
+def _notice_settings(path: str | None) -> NoticeSettings:
+    """The host's notice settings (none: no relay, no push host; ValueError says why)."""
+    from table.host import notices
+
+    if path is None:
+        return notices.NoticeSettings()
+    try:
+        return notices.load(Path(path))
+    except notices.SettingsError as exc:
+        raise ValueError(f"--notices: {exc}") from None
+
+
+def _notices(hub: Hub, db: Path, settings: NoticeSettings, args: argparse.Namespace) -> Sender:
+    """The players' notices far from the terminal: their requests (the hub's desk) and
+    the sender, each on a connection of its own to the store."""
+    from table.server.notice_desk import NoticeDesk
+    from table.server.notices import Sender, facts_of, table_name_of
+    from table.store.notices import NoticeStore
+
+    sender = Sender(
+        NoticeStore(db), settings, lambda row: facts_of(hub, row),
+        lambda table: table_name_of(hub, table), tick=args.notice_tick,
+        backoff=args.notice_backoff,
+    )  # fmt: skip
+    hub.notice_desk = NoticeDesk(NoticeStore(db), settings, sender.wake)
+    return sender
 
 
 class Door(Protocol):

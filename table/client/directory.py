@@ -18,7 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+import msgspec
+
 from table import protocol as wire
+from table.protocol_notices import NoticeRequest, NoticeState
 from table.seat import SeatError
 
 if TYPE_CHECKING:
@@ -155,6 +158,18 @@ class TableDirectory:
     async def ladder(self) -> tuple[wire.Standing, ...]:
         """The server's ladder, best first."""
         return answer(await self._ask(wire.Ladder(self.link.new_ref())), wire.Standings).rows
+
+    async def notices(self, request: NoticeRequest) -> NoticeState:
+        """The player's notices far from the terminal, after ``request`` (its ref is
+        filled in here); raises :class:`SeatError` with the server's refusal (an older
+        server's said in words)."""
+        from table import protocol_notices as notice
+
+        request = msgspec.structs.replace(request, ref=self.link.new_ref())
+        reply = await self._ask(request)
+        if isinstance(reply, wire.Error) and reply.reason.startswith("malformed request"):
+            raise SeatError("this table server is older: it sends no e-mail or push notices")
+        return answer(reply, notice.NoticeState)
 
     async def sit(self, table: int) -> RemoteSeat:
         """Sit at ``table`` (your seat, or a free one) on a connection of its own."""

@@ -47,7 +47,7 @@ from table.server import rules
 from table.server.log import log, log_once
 from table.server.rules import Refusal
 from table.server.view import Clock, Listener, Table
-from table.store import Append, Change, Finished, Resumed, TableRow
+from table.store import Append, Change, Finished, Resumed, TableRow, TurnBegan
 from table.store.changes import Noted
 
 Commit = Callable[[Sequence[Change]], Awaitable[None]]
@@ -239,12 +239,25 @@ class Actor(Table):
             raise Refusal(exc.reason or str(exc)) from None
         now = self.clock()
         move = journal.Move(now, seq, state.current_player, action, standin)
-        n = await self._store([Append(self.id, seq, action, standin)], [move])
+        changes = [Append(self.id, seq, action, standin), *self._turn_began(after, seq + 1, now)]
+        n = await self._store(changes, [move])
         self.row.actions.append(action)
         self.row.standins.append(standin)
         self.states.append(after)
         self.row.updated = now
         self._tell(n, [move], answer, core.public_view(after), events)
+
+    def _turn_began(self, after: core.GameState, seq: int, now: float) -> list[Change]:
+        """A :class:`TurnBegan` if the position after ``seq`` actions is a person's turn
+        (not a computer's, nor a stand-in's): committed with the move, it queues the
+        player's notices far from the terminal (:mod:`table.store.notices`)."""
+        seat = after.current_player
+        if seat is None:
+            return []
+        seat_row = self.row.seats[seat]
+        if seat_row.kind != "player" or seat_row.name is None or seat_row.standin is not None:
+            return []
+        return [TurnBegan(self.id, seq, seat_row.name, now)]
 
     # ---------------------------------------------------------------- what follows
 

@@ -126,6 +126,10 @@ class Connections:
         self.clients: set[Client] = set()
         self.connections: Counter[str] = Counter()
         """Connections of each player, after their hello."""
+        self.left: dict[str, float] = {}
+        """When each player's last connection closed (the notices' delay counts from it)."""
+        self.since = time.time()
+        """When this server began: everyone away before is away since then at most."""
         self.open_connections = 0
         """Every connection accepted and not yet closed, hello said or not."""
         self.greeting: Counter[str] = Counter()
@@ -185,6 +189,8 @@ class Connections:
                 self.gone(client)
                 self.clients.discard(client)
                 uncount(self.connections, client.player)
+                if not self.connections[client.player]:
+                    self.left[client.player] = time.time()
                 log(f"{client.player} disconnected")
             with contextlib.suppress(OSError, ConnectionError, RuntimeError):
                 writer.close()

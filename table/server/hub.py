@@ -25,6 +25,7 @@ from table.server.analysis import Analyses
 from table.server.computers import Computers
 from table.server.connections import Client, Connections, Grant, Limits
 from table.server.log import log
+from table.server.notice_desk import NoticeDesk
 from table.server.room import Room
 from table.server.routing import route
 from table.server.rules import Refusal
@@ -88,6 +89,8 @@ class Hub:
             room = self._room(row)
             if room.damaged:
                 log(f"table {row.id} is damaged and read-only: {room.damaged}")
+        self.notice_desk: NoticeDesk | None = None
+        """A player's notices far from the terminal (set by ``mykerinos serve``)."""
         self._creating: Counter[str] = Counter()
         """Tables each player is creating right now (not yet rooms)."""
 
@@ -172,11 +175,13 @@ class Hub:
             if r.owner == client.player and not r.over and r.damaged is None
         )  # fmt: skip
         rules.check_creator(client.player, rows, open_tables, self.limits.open_tables)
+        seed = secrets.randbelow(2**53)
         with counted(self._creating, client.player):  # while stored: creations race otherwise
             row = await self.writer.run(
-                self.writer.store.create, title, secrets.randbelow(2**53), rows,
-                message.pace, message.wait, client.player,
+                self.writer.store.create, title, seed, rows, message.pace, message.wait,
+                client.player,
                 rules.default_hints(rows) if message.hints is None else message.hints,
+                rules.first_to_play(seed, rows),
             )  # fmt: skip
         room = self._room(row)
         log(f"{client.player} created table {row.id} ({rules.table_name(title, rows)!a})")

@@ -10,6 +10,8 @@ journal entries are committed together, memory follows, and the change is told o
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import core
 from table import journal
 from table import rules as shared
@@ -17,7 +19,7 @@ from table.server import rules
 from table.server.actor import Actor
 from table.server.rules import Refusal, refuse
 from table.server.view import Listener
-from table.store import Change, Paused, Resumed, SitDown, StandIn, Truncate
+from table.store import Change, Paused, Resumed, SitDown, StandIn, Truncate, TurnBegan
 
 
 class Room(Actor):
@@ -44,6 +46,11 @@ class Room(Actor):
                 taken = rules.open_seat(self.row, seat)
                 changes.append(SitDown(self.id, taken, player))
                 entries.append(journal.Sit(now, len(self.row.actions), taken, player))
+                after = [row if i != taken else replace(row, kind="player", name=player)
+                         for i, row in enumerate(self.row.seats)]  # fmt: skip
+                first = rules.first_to_play(self.row.seed, after)  # the game starts now
+                if first is not None:
+                    changes.append(TurnBegan(self.id, 0, first, now))
                 mine = (taken,)
             elif not watch and self.damaged is None and not self.over:
                 seq = len(self.row.actions)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, assert_never
 
 from table import ladder
 from table import protocol as wire
+from table import protocol_notices as notice
 
 if TYPE_CHECKING:
     from table.server.connections import Client
@@ -67,6 +68,15 @@ async def route(hub: Hub, client: Client, message: wire.Request) -> None:
             hub.analyses.analyse(hub.room(message.table), client, message)
         case wire.StopAnalysing():
             hub.analyses.stop(hub.room(message.table), client, ref)
+        case (
+            notice.NoticesShow() | notice.NoticeAdd() | notice.NoticeConfirm()
+            | notice.NoticeRemove() | notice.NoticeSet()
+        ):  # fmt: skip
+            if hub.notice_desk is None:
+                from table.server.rules import Refusal
+
+                raise Refusal("this server sends no notices far from the terminal")
+            client.send(await hub.notice_desk.answer(client.player, message))
         case _:
             assert_never(message)
 

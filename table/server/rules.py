@@ -21,6 +21,7 @@ from saves.text import check_player_name, check_text
 from table import ladder
 from table import protocol as wire
 from table.store import SeatRow, TableRow
+from table.store.changes import seat_names
 
 CHAT_LINES = 5
 CHAT_WINDOW = 10.0
@@ -216,3 +217,19 @@ def rated_names(row: TableRow, states: Sequence[core.GameState]) -> list[str]:
                    if state.current_player == seat]  # fmt: skip
         names.append(ladder.rated_as(seat_row.name or "?", made_by))
     return names
+
+
+def first_to_play(seed: int, seats: Sequence[SeatRow]) -> str | None:
+    """The person whose turn a game of these seats begins with (None: a computer's, a
+    stand-in's, or an open seat's: not a game yet), so that the change that starts the
+    game queues their notice (:class:`table.store.TurnBegan`) in its own transaction."""
+    if not seats or any(s.kind == "open" for s in seats):
+        return None
+    try:
+        state = core.new_game(len(seats), seed, seat_names(list(seats)), [s.colour for s in seats])
+    except (ValueError, core.IllegalActionError):
+        return None
+    seat = seats[state.current_player] if state.current_player is not None else None
+    if seat is None or seat.kind != "player" or seat.standin is not None:
+        return None
+    return seat.name

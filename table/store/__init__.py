@@ -21,6 +21,7 @@ from table.store.changes import (
     StandIn,
     TableRow,
     Truncate,
+    TurnBegan,
 )
 from table.store.players import (
     BUSY_TIMEOUT,
@@ -54,4 +55,5 @@ __all__ = [
     "TableRow",
     "TableStore",
     "Truncate",
+    "TurnBegan",
 ]

@@ -173,5 +173,29 @@ class Analysed:
     analysis: Analysis
 
 
-Change = Append | Truncate | SitDown | StandIn | Noted | Finished | Paused | Resumed | Analysed
+@dataclass(frozen=True)
+class TurnBegan:
+    """It is ``name``'s turn at the table from ``at`` (the position after ``seq``
+    actions): a notice is due to each of their confirmed channels once their delay has
+    passed (none if they have none, or turned them off). Committed with the change that
+    made it their turn, so a notice is never lost nor due without its turn."""
+
+    table: int
+    seq: int
+    name: str
+    at: float
+
+
+Change = (
+    Append
+    | Truncate
+    | SitDown
+    | StandIn
+    | Noted
+    | Finished
+    | Paused
+    | Resumed
+    | Analysed
+    | TurnBegan
+)
 """Every change a server makes to a stored table."""

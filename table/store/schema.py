@@ -152,6 +152,51 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         analysis BLOB NOT NULL
     );
     """,
+    # 13: notices far from the terminal (table.store.notices): each player's choice, their
+    # channels (a code's SHA-256 until confirmed, never the code), and the outbox, whose
+    # rows are written in the transaction that makes them due
+    """
+    CREATE TABLE notice_players (
+        name TEXT PRIMARY KEY,
+        delay REAL NOT NULL,
+        off INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE notice_channels (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        address TEXT NOT NULL,
+        confirmed INTEGER NOT NULL DEFAULT 0,
+        code_hash TEXT,
+        code_expires REAL,
+        wrong_codes INTEGER NOT NULL DEFAULT 0,
+        added REAL NOT NULL,
+        failing_since REAL,
+        last_error TEXT,
+        last_digest REAL,
+        UNIQUE (name, kind, address)
+    );
+    CREATE TABLE notice_outbox (
+        id INTEGER PRIMARY KEY,
+        channel INTEGER NOT NULL REFERENCES notice_channels(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        table_id INTEGER,
+        seq INTEGER,
+        since REAL NOT NULL,
+        due REAL NOT NULL,
+        message_id TEXT NOT NULL,
+        subject TEXT,
+        body TEXT,
+        batch TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_try REAL NOT NULL,
+        last_error TEXT,
+        state TEXT NOT NULL DEFAULT 'pending',
+        done REAL,
+        UNIQUE (channel, kind, table_id, seq)
+    );
+    CREATE INDEX notice_outbox_due ON notice_outbox (state, next_try);
+    """,
 )
 """Each entry brings the schema from version ``index`` to ``index + 1``."""
 

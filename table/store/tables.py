@@ -46,7 +46,9 @@ from table.store.changes import (
     StandIn,
     TableRow,
     Truncate,
+    TurnBegan,
 )
+from table.store.notices import queue_turn
 from table.store.schema import StoreError, migrate, rollback
 
 __all__ = ["Damaged", "StoreError", "TableStore"]
@@ -194,8 +196,10 @@ class TableStore:
         wait: float = 300,
         creator: str | None = None,
         hints: bool = True,
+        first: str | None = None,
     ) -> TableRow:
-        """A new table, committed."""
+        """A new table, committed; ``first``: the person whose turn its game begins with
+        (their notices are queued in the same transaction: :class:`TurnBegan`)."""
         now = time.time()
         self.db.execute("BEGIN IMMEDIATE")
         try:
@@ -217,6 +221,8 @@ class TableStore:
                     for i, s in enumerate(seats)
                 ],
             )
+            if first is not None:
+                queue_turn(self.db, table_id, 0, first, now)
             self.db.execute("COMMIT")
         except BaseException:
             rollback(self.db)
@@ -312,6 +318,9 @@ class TableStore:
                     (table, _ACTION.encode(analysis)),
                 )
                 return False  # a look back at the game, not a move of it
+            case TurnBegan(table, seq, name, at):
+                queue_turn(self.db, table, seq, name, at)
+                return False  # told later, far from the table
             case _:
                 assert_never(change)
 

@@ -42,6 +42,7 @@ from table.store import (
     StandIn,
     TableRow,
     Truncate,
+    TurnBegan,
 )
 from tests.table.tables import T0, Ear, refused, told, view
 
@@ -62,6 +63,8 @@ class Store:
     def __init__(self) -> None:
         self.changes: list[Change] = []
         self.entries: list[journal.Any] = []
+        self.turns: list[tuple[int, TurnBegan]] = []
+        """Each person's turn begun, with the number of the commit it was in."""
         self.commits = 0
         self.failing: Exception | None = None
         self.gate: asyncio.Event | None = None
@@ -80,6 +83,8 @@ class Store:
             if isinstance(change, Noted):
                 assert change.n == len(self.entries), "an entry out of its place"
                 self.entries.append(change.entry)
+            elif isinstance(change, TurnBegan):  # the notices' (tests/table_notices)
+                self.turns.append((self.commits, change))
             else:
                 self.changes.append(change)
 
@@ -248,6 +253,9 @@ class TestPlay:
         move = journal.Move(T0, 0, seat, action)
         assert table.store.changes == [Append(TABLE, 0, action)]
         assert table.store.entries == [move] and table.store.commits == 1  # one transaction
+        if after.current_player is not None:  # a person's turn: their notices, in that commit
+            name = table.room.names[after.current_player]
+            assert table.store.turns[-1] == (1, TurnBegan(TABLE, 1, name, T0))
         assert table.room.row.actions == [action] and table.room.row.journal == [move]
         told = wire.Told(0, table.room.info(), 0, (move,), core.public_view(after), tuple(events))
         assert mover.news() == [replace(told, ref=42)]

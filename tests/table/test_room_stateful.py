@@ -34,7 +34,7 @@ from table import journal
 from table import protocol as wire
 from table.server.room import Room
 from table.server.rules import CHAT_LINES, CHAT_WINDOW, Refusal
-from table.store import Append, Change, Noted, SeatRow, StandIn, TableRow, Truncate
+from table.store import Append, Change, Noted, SeatRow, StandIn, TableRow, Truncate, TurnBegan
 from tests.table.tables import T0, Ear, told, view
 from tests.table_server.history import has
 
@@ -97,6 +97,9 @@ class Stored:
             if change.n != len(self.journal):
                 self.faults.append(f"{change} stored out of its place")
             self.journal.append(change.entry)
+        elif isinstance(change, TurnBegan):  # a person's turn, after the action it follows
+            if change.seq != len(self.actions):
+                self.faults.append(f"{change} is not the turn the table stands at")
         else:
             self.faults.append(f"{change} was not asked for")
         self.log.append(change)

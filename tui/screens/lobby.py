@@ -4,7 +4,8 @@ Your tables come first (those where it is your turn before the others), then tab
 a seat free for you, then the games you can watch. The list refreshes itself every
 :data:`REFRESH` seconds. Enter sits you at the table under the cursor (or watches it when
 there is no seat for you), ``w`` watches, ``c`` creates a table, ``n`` chooses how a turn
-at another table is told, ``l`` opens the lessons, Esc goes back to the game on this
+at another table is told (here, and away from the terminal by e-mail or a push service),
+``l`` opens the lessons, Esc goes back to the game on this
 machine (a door's session has none: there Esc does nothing, and q leaves after a
 question).
 """
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
 
 REFRESH = 2.0
 """Seconds between two looks at the server's tables."""
+
+NOTICE_LOOKS = 30
+"""Looks at the tables between two at the player's notices (whether one fails)."""
 
 COLUMNS = (("", 1), ("Table", 16), ("Players", 28), ("Status", 15), ("Seen", 4))
 """Column labels and widths: they fit in 80 columns with the cell padding."""
@@ -163,6 +167,7 @@ class LobbyScreen(Screen[None]):
         self._rows: list[tuple[str, Text, Text, Text, Text, Text]] = []
         """The rows shown, as shown (see :meth:`show_tables`)."""
         self._said = ""
+        self._looks = 0
         self._select: int | None = None
         """A table to select once the list shows it (one just created)."""
 
@@ -198,6 +203,9 @@ class LobbyScreen(Screen[None]):
             self._say(f"{exc} Retrying…")
             return
         self.show_tables(tables)
+        self._looks += 1
+        if self._looks % NOTICE_LOOKS == 1:
+            self._check_notices()
         reopen, self.reopen = self.reopen, None  # once, at the first answer
         for info in self.tables:
             mine = my_seat(info, self.directory.player) is not None
@@ -267,6 +275,27 @@ class LobbyScreen(Screen[None]):
             self._say(f"{info.title}: finished. Enter: replay it, with its chat.")
         else:
             self._say(f"{info.title}: no seat for you. Enter or w: watch.")
+
+    @work(exclusive=True, group="lobby-notices")
+    async def _check_notices(self) -> None:
+        """The title says when the player's notices away from the terminal fail (an
+        older server, or none set up: nothing to say)."""
+        from table.client.directory import TableUnavailable
+        from table.protocol_notices import NoticesShow
+        from table.seat import SeatError
+        from tui.screens.far_notices import failing_words
+
+        try:
+            state = await self.directory.notices(NoticesShow(0))
+        except (TableUnavailable, SeatError):
+            return
+        failing = [c for c in state.channels if c.confirmed and c.failing_since is not None]
+        title = f"Tables on the server · you play as {self.directory.player}"
+        if failing:
+            title = f"✗ {failing_words(failing[0])} (n)"
+        shown = self.query_one("#lobby-title", Static)
+        if str(shown.render()) != title:  # a repaint only when it changes
+            shown.update(title)
 
     def _say(self, words: str) -> None:
         if words != self._said:  # said again every 2 s: a repaint only when it changes
@@ -365,9 +394,10 @@ class LobbyScreen(Screen[None]):
         self.post_message(LessonsRequested("lobby"))
 
     def action_notices(self) -> None:
-        from tui.screens.dialogs import NoticesScreen
+        """How a turn elsewhere is told: here, and away from the terminal."""
+        from tui.screens.far_notices import FarNoticesScreen
 
-        self.app.push_screen(NoticesScreen())
+        self.app.push_screen(FarNoticesScreen(self.directory))
 
     def action_close(self) -> None:
         self.post_message(self.Closed())
