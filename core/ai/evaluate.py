@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.caches import register
 from core.cards import CARDS, PATRON_OF, PATRONS, on_new_cards
@@ -84,10 +85,13 @@ class Weights:
 WEIGHTS = Weights()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Seat:
     """What one player's cards and rooms are worth, precomputed. Frozen: it is cached and
-    shared by every evaluation with the same facts."""
+    shared by every evaluation with the same facts. Compared and hashed by identity
+    (``eq=False``): the memos of the region's shares are keyed by the seats' worths, and
+    an identity hash is a pointer where a field-by-field one would hash every tuple; two
+    equal worths are only ever two entries of the same memo."""
 
     counts: tuple[int, ...]
     room_values: tuple[int, ...]
@@ -97,8 +101,10 @@ class _Seat:
     book_worth: float
     """Best gain of booking a Museum room now (0 if impossible)."""
     standing: tuple[int, float, float, float, float]
-    """The terms of :func:`_standing` that depend only on these facts: exhibition, series,
-    future cards, powers, and the worth of a cube in stock."""
+    """The terms of a seat's standing (points already certain plus the likely worth of the
+    seasons to come) that depend only on these facts: exhibition, series, future cards,
+    powers, and the worth of a cube in stock (:func:`estimates` adds parcel points and
+    the stock)."""
     ranks: dict[tuple[int, int], tuple[float, float, float]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -119,14 +125,20 @@ def estimates(
         return [float(s.total) for s in final_scores(state).players]
     if season is None:
         season = state.season
-    players = len(state.players)
-    seats = [_seat_worth(state, seat, weights) for seat in range(players)]
-    values = [_standing(state, seat, seats[seat], weights) for seat in range(players)]
+    holdings = _holdings(state, weights)
+    # Each seat's standing: parcel points, the terms of its worth, and its stock. Inlined,
+    # not a call per seat (a measurable part of a search's time).
+    values = [
+        player.score + exhibition + series + future + powers + stock * player.stock
+        for player, (exhibition, series, future, powers, stock) in zip(
+            state.players, holdings.standings, strict=True
+        )
+    ]
     if state.season == season:
         if state.phase is Phase.EXCAVATION:
-            _add_excavation_areas(state, seats, values, weights)
+            _add_excavation_areas(state, holdings, values, weights)
         else:
-            _add_survey_areas(state, seats, values, weights)
+            _add_survey_areas(state, holdings, values, weights)
     return values
 
 
@@ -157,6 +169,54 @@ def _series_worth(counts: Sequence[int], weights: Weights) -> float:
 _SEAT_CACHE: dict[tuple[object, ...], _Seat] = register({})
 _SEAT_CACHE_SIZE = 20_000
 
+Shares = tuple[float | None, ...]
+"""What an area adds to each seat's estimate (None: nothing, the seat is out of it)."""
+
+
+@dataclass(slots=True, eq=False)
+class _Holdings:
+    """Every seat's worth for one set of cards, rooms and reserves (:func:`_holdings`), and
+    the memos of what the region adds to each seat's estimate in that situation.
+
+    Within a season the holdings change only when a card is taken or a room booked, so
+    a search meets the same few again and again; the region's areas, with the same cube
+    counts and parcels, come back too (the greedy players of a search judge ten moves of
+    one position, which differ in one or two areas), and are read from the memos rather
+    than worked out again."""
+
+    seats: list[_Seat]
+    standings: list[tuple[int, float, float, float, float]]
+    excavation: dict[tuple[int, ...], dict[tuple[object, ...], Any]] = field(default_factory=dict)
+    """By the passing scale, then by an area's cube counts and parcels: each seat's
+    :data:`Shares`; and by the whole region's cubes and parcels: every area's, in order."""
+    survey: dict[tuple[object, ...], tuple[tuple[Seat, float], ...]] = field(default_factory=dict)
+    """By an area's survey steps (or cube counts and the passing scale) and parcels: what
+    each step adds to its player's estimate."""
+
+
+_HOLDINGS: dict[tuple[object, ...], _Holdings] = register({})
+_HOLDINGS_SIZE = 5_000
+_MEMO_SIZE = 20_000
+"""Entries of one of a holdings' memos before it is emptied (a bound, rarely reached)."""
+
+
+def _holdings(state: GameState, weights: Weights) -> _Holdings:
+    """The :class:`_Holdings` of ``state`` (remembered: they depend only on the key)."""
+    key = (
+        state.museum,
+        state.wings,
+        state.season,
+        None if weights is WEIGHTS else weights,  # hashing the dataclass costs ~1.4 us
+        *[(player.cards, player.reserve > 0) for player in state.players],
+    )
+    holdings = _HOLDINGS.get(key)
+    if holdings is None:
+        if len(_HOLDINGS) >= _HOLDINGS_SIZE:
+            _HOLDINGS.clear()
+        seats = [_seat_worth(state, seat, weights) for seat in range(len(state.players))]
+        holdings = _HOLDINGS[key] = _Holdings(seats, [worth.standing for worth in seats])
+    return holdings
+
 
 def _seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
     """What a player's cards and rooms are worth; they change rarely within a season, so
@@ -170,7 +230,7 @@ def _seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
         player.reserve > 0,
         state.season,
         len(state.players),
-        weights,
+        None if weights is WEIGHTS else weights,  # hashing the dataclass costs ~1.4 us
     )
     worth = _SEAT_CACHE.get(key)
     if worth is None:
@@ -233,13 +293,6 @@ def _best_booking(
     return best
 
 
-def _standing(state: GameState, seat: Seat, worth: _Seat, weights: Weights) -> float:
-    """Points already certain plus the likely worth of the seasons to come."""
-    player = state.players[seat]
-    exhibition, series, future, powers, stock = worth.standing
-    return player.score + exhibition + series + future + powers + stock * player.stock
-
-
 def _parcel_worth(state: GameState, parcel: int, worth: _Seat) -> float:
     face = state.region[parcel]
     patron = _FACE_PATRON[face]
@@ -265,38 +318,69 @@ def _rank_values(
 
 
 def _add_excavation_areas(
-    state: GameState, seats: list[_Seat], values: list[float], weights: Weights
+    state: GameState, holdings: _Holdings, values: list[float], weights: Weights
 ) -> None:
     """Each player's expected share of every area, from smooth chances of its ranks."""
-    players = len(state.players)
+    passing = state.passing
+    memo = holdings.excavation.get(passing)
+    if memo is None:
+        memo = holdings.excavation[passing] = {}
+    elif len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    region = state.region
+    all_cubes = state.cubes
+    # First the whole region at once: a search's simulations start from the same few
+    # positions, so the first plies of each judge the same moves again.
+    whole = memo.get((all_cubes, region))
+    if whole is None:
+        whole = []
+        for area in range(len(region) // 2):
+            mask = AREA_MASK[area]
+            counts = tuple([(cubes & mask).bit_count() for cubes in all_cubes])
+            key = (counts, region[2 * area], region[2 * area + 1])
+            share = memo.get(key)
+            if share is None:
+                share = memo[key] = _area_shares(state, area, counts, holdings.seats, weights)
+            whole.append(share)
+        memo[(all_cubes, region)] = whole = tuple(whole)
+    # Added one area at a time, in order, as without the memos: the same sums to the bit.
+    for share in whole:
+        for i, part in enumerate(share):
+            if part is not None:
+                values[i] += part
+
+
+def _area_shares(
+    state: GameState, area: int, counts: tuple[int, ...], seats: list[_Seat], weights: Weights
+) -> Shares:
+    """Each seat's expected share of ``area``: its chances of each rank times their worth."""
     holders = cube_holders(state)
     passing = state.passing
     active = tuple(h != NEUTRAL and h not in passing for h in holders)
     # Tie-break: a lower passing space wins; players still in will pass later than those out.
     order = tuple(passing.index(h) if h in passing else 10 for h in holders)
-    region = state.region
-    all_cubes = state.cubes
-    sharpness = weights.sharpness
-    for area in range(len(region) // 2):
-        mask = AREA_MASK[area]
-        counts = tuple([(cubes & mask).bit_count() for cubes in all_cubes])
-        key = (counts, active, order, players, sharpness)
-        chances = _AREA_CHANCES.get(key)
-        if chances is None:
-            if len(_AREA_CHANCES) >= _AREA_CHANCES_SIZE:
-                _AREA_CHANCES.clear()
-            chances = _AREA_CHANCES[key] = _rank_chances(counts, active, order, players, sharpness)
-        faces = (region[2 * area], region[2 * area + 1])
-        for i, chance in enumerate(chances):
-            if chance is None:
-                continue
-            worth = seats[i]
-            ranks = worth.ranks.get(faces)
-            if ranks is None:
-                ranks = worth.ranks[faces] = _rank_values(state, area, worth, weights)
-            first, second, third = chance
-            v1, v2, v3 = ranks
-            values[i] += first * v1 + second * v2 + third * v3
+    key = (counts, active, order, len(seats), weights.sharpness)
+    chances = _AREA_CHANCES.get(key)
+    if chances is None:
+        if len(_AREA_CHANCES) >= _AREA_CHANCES_SIZE:
+            _AREA_CHANCES.clear()
+        chances = _AREA_CHANCES[key] = _rank_chances(
+            counts, active, order, len(seats), weights.sharpness
+        )
+    faces = (state.region[2 * area], state.region[2 * area + 1])
+    shares: list[float | None] = []
+    for i, chance in enumerate(chances):
+        if chance is None:
+            shares.append(None)
+            continue
+        worth = seats[i]
+        ranks = worth.ranks.get(faces)
+        if ranks is None:
+            ranks = worth.ranks[faces] = _rank_values(state, area, worth, weights)
+        first, second, third = chance
+        v1, v2, v3 = ranks
+        shares.append(first * v1 + second * v2 + third * v3)
+    return tuple(shares)
 
 
 _AREA_CHANCES: dict[tuple[object, ...], tuple[tuple[float, float, float] | None, ...]] = register(
@@ -356,17 +440,38 @@ def _chance_above(
 
 
 def _add_survey_areas(
-    state: GameState, seats: list[_Seat], values: list[float], weights: Weights
+    state: GameState, holdings: _Holdings, values: list[float], weights: Weights
 ) -> None:
     """The survey: ranks are known; play each remaining step greedily for its player."""
+    memo = holdings.survey
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    seats = holdings.seats
+    region = state.region
     area = state.survey_area
-    _share_out(state, area, [(step, seat) for step, seat in state.survey_steps], seats, values)
-    for later in range(area + 1, len(state.region) // 2):
-        ranks = ranking(state, later)
-        plan = [
-            (SurveyStep.CHOOSE if r < 2 else SurveyStep.TAKE, seat) for r, seat in enumerate(ranks)
-        ]
-        _share_out(state, later, plan, seats, values)
+    steps = state.survey_steps
+    key: tuple[object, ...] = (steps, region[2 * area], region[2 * area + 1])
+    gains = memo.get(key)
+    if gains is None:
+        gains = memo[key] = _share_out(state, area, list(steps), seats)
+    for seat, gain in gains:
+        values[seat] += gain
+    passing = state.passing
+    all_cubes = state.cubes
+    for later in range(area + 1, len(region) // 2):
+        mask = AREA_MASK[later]
+        counts = tuple([(cubes & mask).bit_count() for cubes in all_cubes])
+        key = (counts, passing, region[2 * later], region[2 * later + 1])
+        gains = memo.get(key)
+        if gains is None:
+            ranks = ranking(state, later)
+            plan = [
+                (SurveyStep.CHOOSE if r < 2 else SurveyStep.TAKE, seat)
+                for r, seat in enumerate(ranks)
+            ]
+            gains = memo[key] = _share_out(state, later, plan, seats)
+        for seat, gain in gains:
+            values[seat] += gain
 
 
 def _share_out(
@@ -374,13 +479,15 @@ def _share_out(
     area: int,
     plan: list[tuple[SurveyStep, Seat]],
     seats: list[_Seat],
-    values: list[float],
-) -> None:
-    """Give each step's player the parcel they like best (or a booking, if better)."""
+) -> tuple[tuple[Seat, float], ...]:
+    """Give each step's player the parcel they like best (or a booking, if better): what
+    each step adds to its player's estimate, in order. It depends only on the plan, the
+    area's two parcels and the seats' worths (the memo's key)."""
+    gains: list[tuple[Seat, float]] = []
     left = [p for p in area_parcels(area) if state.region[p] != EMPTY]
     for index, (step, seat) in enumerate(plan):
         if not left:
-            return
+            break
         if seat == NEUTRAL or step is SurveyStep.PICK_NEUTRAL:
             # The neutral's parcel is discarded: the picker removes the one the next
             # real player wants most; otherwise it simply takes what is left.
@@ -394,7 +501,8 @@ def _share_out(
         best = max(left, key=lambda p: _parcel_worth(state, p, worth))
         gain = _parcel_worth(state, best, worth)
         if step is SurveyStep.CHOOSE and worth.book_worth > gain:
-            values[seat] += worth.book_worth
+            gains.append((seat, worth.book_worth))
             continue
-        values[seat] += gain
+        gains.append((seat, gain))
         left.remove(best)
+    return tuple(gains)
