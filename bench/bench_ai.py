@@ -15,15 +15,26 @@ its median is what a decision takes on an idle core of this machine) and the loa
 before and after (``os.getloadavg``): a wall time is only worth quoting with its load.
 A hard decision over the 5 s cap stops there, with fewer simulations; ``--uncapped`` lets
 every one run its 400 simulations, to measure the search itself on a busy machine.
+
+``--baseline DIR`` (a checkout of an older commit) measures the hard search's simulations per
+CPU second before (``DIR``'s ``core``) and after (this tree's), each in child processes run
+in alternation (``--rounds`` each), every decision uncapped with ``--iterations``
+simulations (400) on the positions of ``--games``/``--every``; it prints both rates, their
+ratio (issue 29 asks for at least 2), and whether both trees chose the same actions.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import statistics
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import core
 from core.ai import Bot, make_bot
@@ -53,7 +64,17 @@ def main() -> None:
     parser.add_argument(
         "--uncapped", action="store_true", help="no 5 s cap: every hard decision runs in full"
     )
+    parser.add_argument("--baseline", help="compare the hard search with this checkout's")
+    parser.add_argument("--rounds", type=int, default=2, help="--baseline: runs of each tree")
+    parser.add_argument("--iterations", type=int, default=400, help="--baseline: simulations")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        print(json.dumps(search_rate(positions(args.games, args.every), args.iterations)))
+        return
+    if args.baseline:
+        compare(args)
+        return
     sample = positions(args.games, args.every)
     print(f"{len(sample)} positions from {args.games} games of 3 normal bots (seeds 1..)")
     for level in args.levels.split(","):
@@ -87,6 +108,59 @@ def main() -> None:
             f" {statistics.median(lags) * 1000:.1f} ms (median), at most"
             f" {max(lags) * 1000:.1f} ms after the stop is set"
         )
+
+
+def search_rate(sample: list[core.GameState], iterations: int) -> dict[str, object]:
+    """CPU seconds of each uncapped hard decision of ``sample``, and a digest of the
+    actions chosen (two trees that decide alike give the same digest)."""
+    bot = HardBot(seed=1, iterations=iterations, budget=float("inf"))
+    cpu: list[float] = []
+    digest = hashlib.sha256()
+    for state in sample:
+        start = time.process_time()
+        action = bot.choose(state)
+        cpu.append(time.process_time() - start)
+        digest.update(core.format_action(action).encode())
+    return {"cpu": cpu, "digest": digest.hexdigest()[:16]}
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Simulations per CPU second before (``--baseline``) and after, children alternated."""
+    here = str(Path(__file__).resolve().parents[1])
+    command = [
+        sys.executable,
+        __file__,
+        "--child",
+        f"--games={args.games}",
+        f"--every={args.every}",
+        f"--iterations={args.iterations}",
+    ]
+    runs: dict[str, list[dict[str, object]]] = {"before": [], "after": []}
+    load_before = os.getloadavg()
+    for _ in range(args.rounds):
+        for side, tree in (("before", args.baseline), ("after", here)):
+            env = dict(os.environ, PYTHONPATH=tree)
+            out = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+            runs[side].append(json.loads(out.stdout))
+    load_after = os.getloadavg()
+    rates = {}
+    for side, side_runs in runs.items():
+        # Each decision's least CPU time over the rounds (the least disturbed run).
+        cpu = [min(times) for times in zip(*(run["cpu"] for run in side_runs), strict=True)]
+        total = args.iterations * len(cpu) / sum(cpu)
+        median = args.iterations / statistics.median(cpu)
+        rates[side] = total
+        print(
+            f"{side:6s}: {total:5.0f} simulations per CPU second over {len(cpu)} decisions"
+            f" ({median:.0f} from the median decision, CPU median"
+            f" {statistics.median(cpu):.3f} s)"
+        )
+    digests = {str(run["digest"]) for side_runs in runs.values() for run in side_runs}
+    print(
+        f"after / before: x{rates['after'] / rates['before']:.2f} (target >= 2);"
+        f" {'the same choices' if len(digests) == 1 else 'DIFFERENT choices'} in both trees;"
+        f" load average {load_before[0]:.1f} before, {load_after[0]:.1f} after"
+    )
 
 
 def stop_latency(state: core.GameState) -> float | None:
