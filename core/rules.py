@@ -262,15 +262,21 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
             player = replace(player, stock=stock + 1, reserve=player.reserve - 1, tilted=tilted)
         else:
             player = replace(player, stock=stock, tilted=tilted)
-    cubes = list(state.cubes)
-    cubes[seat] |= _placed_mask(action_code)
-    players = _with(state.players, seat, player)
+    placed = _PLACED_MASK.get(action_code)
+    if placed is None:
+        placed = _placed_mask(action_code)
+    cubes = state.cubes
+    cubes = (*cubes[:seat], cubes[seat] | placed, *cubes[seat + 1 :])  # _with, inlined
+    players = (*state.players[:seat], player, *state.players[seat + 1 :])
     if events is None and not state.last_turn and (patron is not None or len(players) > 2):
-        # The usual case in one step: play moves on to a player who has cubes to place.
-        after = _next_seat(state, seat)
-        if players[after].stock:
-            return replace(state, cubes=tuple(cubes), players=players, current=after)
-    state = replace(state, cubes=tuple(cubes), players=players)
+        # The usual case in one step: play moves on to the next seat, which has not passed
+        # and has cubes to place (anything else takes the general path below).
+        after = seat + 1
+        if after == len(players):
+            after = 0
+        if after not in state.passing and players[after].stock:
+            return replace(state, cubes=cubes, players=players, current=after)
+    state = replace(state, cubes=cubes, players=players)
     if events is not None:
         _tell(events, state, seat, describe_code(state, action_code))
     if patron is None and len(players) == 2 and can_place_neutral(state, seat):
@@ -471,6 +477,19 @@ def ranking(state: GameState, area: int) -> list[Seat]:
 
 def survey_plan(state: GameState, ranks: list[Seat]) -> tuple[tuple[SurveyStep, Seat], ...]:
     """The steps of an area's survey, from its ranking (RULES.md §4 phase 3 and §8)."""
+    key = tuple(ranks)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _PLANS[key] = _plan(ranks)
+    return plan
+
+
+# The survey plan of each ranking met (a few hundred at most: the orders of up to four
+# holders): the same rankings come back in every season of every simulated game.
+_PLANS: dict[tuple[Seat, ...], tuple[tuple[SurveyStep, Seat], ...]] = register({})
+
+
+def _plan(ranks: list[Seat]) -> tuple[tuple[SurveyStep, Seat], ...]:
     choose, take, pick = SurveyStep.CHOOSE, SurveyStep.TAKE, SurveyStep.PICK_NEUTRAL
     if NEUTRAL in ranks[:2]:
         if len(ranks) == 1:
@@ -505,8 +524,8 @@ def _run_survey(state: GameState, events: Events) -> GameState:
     """Play survey steps that need no decision, and stop at the first one that does."""
     while state.survey_steps:
         step, seat = state.survey_steps[0]
-        first, second = area_parcels(state.survey_area)
-        if state.region[first] >= 0 and state.region[second] >= 0:
+        first = 2 * state.survey_area  # area_parcels, inlined (hot in simulations)
+        if state.region[first] >= 0 and state.region[first + 1] >= 0:
             return replace(state, current=seat)  # two parcels left: always a choice
         options = survey_codes(state, step, seat)
         if len(options) >= 2:
@@ -554,32 +573,34 @@ def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Event
 def _finish_area(state: GameState, events: Events) -> GameState:
     """Discard the parcels nobody took; every cube on the area goes back to its reserve."""
     area = state.survey_area
-    region = list(state.region)
-    discard = list(state.discard)
+    region = state.region
+    discard = state.discard
     for parcel in area_parcels(area):
         if region[parcel] != EMPTY:
-            discard.append(face_card(region[parcel]))
-            region[parcel] = EMPTY
+            discard = (*discard, face_card(region[parcel]))
+            region = (*region[:parcel], EMPTY, *region[parcel + 1 :])
             if events is not None:
                 text = f"Nobody takes parcel P{parcel + 1} ({CARDS[discard[-1]]}): discarded"
                 _tell(events, state, None, text)
     mask = AREA_MASK[area]
     if events is not None and any(cubes & mask for cubes in state.cubes):
         _tell(events, state, None, f"The cubes on area {area + 1} go back to their reserves")
-    players = list(state.players)
+    players = state.players
     neutral_back = 0
     for holder, cubes in zip(cube_holders(state), state.cubes, strict=True):
         back = (cubes & mask).bit_count()
         if holder == NEUTRAL:
             neutral_back = back
         elif back:
-            players[holder] = replace(players[holder], reserve=players[holder].reserve + back)
+            player = replace(players[holder], reserve=players[holder].reserve + back)
+            players = (*players[:holder], player, *players[holder + 1 :])
+    unmask = ~mask
     state = replace(
         state,
-        region=tuple(region),
-        discard=tuple(discard),
-        players=tuple(players),
-        cubes=tuple(cubes & ~mask for cubes in state.cubes),
+        region=region,
+        discard=discard,
+        players=players,
+        cubes=tuple([cubes & unmask for cubes in state.cubes]),
         neutral_reserve=state.neutral_reserve + neutral_back,
         survey_steps=(),
     )

@@ -112,6 +112,10 @@ class _Seat:
     asked (the same few areas are judged over and over within a season)."""
 
 
+# Enum members are looked up in Python at each use: the hot paths compare with these.
+_OVER, _EXCAVATION = Phase.OVER, Phase.EXCAVATION
+
+
 def estimates(
     state: GameState, season: int | None = None, weights: Weights = WEIGHTS
 ) -> list[float]:
@@ -121,7 +125,7 @@ def estimates(
     ``state`` has moved past it, its region (dealt from the hidden deck) is not looked at.
     A finished game gives the final totals exactly.
     """
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return [float(s.total) for s in final_scores(state).players]
     if season is None:
         season = state.season
@@ -135,7 +139,7 @@ def estimates(
         )
     ]
     if state.season == season:
-        if state.phase is Phase.EXCAVATION:
+        if state.phase is _EXCAVATION:
             _add_excavation_areas(state, holdings, values, weights)
         else:
             _add_survey_areas(state, holdings, values, weights)
@@ -333,7 +337,7 @@ def _add_excavation_areas(
     # positions, so the first plies of each judge the same moves again.
     whole = memo.get((all_cubes, region))
     if whole is None:
-        whole = []
+        parts = []
         for area in range(len(region) // 2):
             mask = AREA_MASK[area]
             counts = tuple([(cubes & mask).bit_count() for cubes in all_cubes])
@@ -341,13 +345,11 @@ def _add_excavation_areas(
             share = memo.get(key)
             if share is None:
                 share = memo[key] = _area_shares(state, area, counts, holdings.seats, weights)
-            whole.append(share)
-        memo[(all_cubes, region)] = whole = tuple(whole)
+            parts += [(i, part) for i, part in enumerate(share) if part is not None]
+        memo[(all_cubes, region)] = whole = tuple(parts)
     # Added one area at a time, in order, as without the memos: the same sums to the bit.
-    for share in whole:
-        for i, part in enumerate(share):
-            if part is not None:
-                values[i] += part
+    for i, part in whole:
+        values[i] += part
 
 
 def _area_shares(
