@@ -26,8 +26,8 @@ ratio (issue 29 asks for at least 2), and whether both trees chose the same acti
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -70,7 +70,7 @@ def main() -> None:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(search_rate(positions(args.games, args.every), args.iterations)))
+        serve_decisions(args.games, args.every, args.iterations)
         return
     if args.baseline:
         compare(args)
@@ -110,22 +110,24 @@ def main() -> None:
         )
 
 
-def search_rate(sample: list[core.GameState], iterations: int) -> dict[str, object]:
-    """CPU seconds of each uncapped hard decision of ``sample``, and a digest of the
-    actions chosen (two trees that decide alike give the same digest)."""
-    bot = HardBot(seed=1, iterations=iterations, budget=float("inf"))
-    cpu: list[float] = []
-    digest = hashlib.sha256()
-    for state in sample:
+def serve_decisions(games: int, every: int, iterations: int) -> None:
+    """The child of ``--baseline``: for each position index read on stdin, decide it with
+    a new uncapped hard bot and print the CPU seconds taken and the action chosen."""
+    sample = positions(games, every)
+    print(len(sample), flush=True)
+    for line in sys.stdin:
+        state = sample[int(line)]
+        bot = HardBot(seed=1, iterations=iterations, budget=float("inf"))
         start = time.process_time()
         action = bot.choose(state)
-        cpu.append(time.process_time() - start)
-        digest.update(core.format_action(action).encode())
-    return {"cpu": cpu, "digest": digest.hexdigest()[:16]}
+        seconds = time.process_time() - start
+        print(json.dumps([seconds, core.format_action(action)]), flush=True)
 
 
 def compare(args: argparse.Namespace) -> None:
-    """Simulations per CPU second before (``--baseline``) and after, children alternated."""
+    """Simulations per CPU second before (``--baseline``) and after: two child processes,
+    one per tree, decide the same positions in turn (before, after, next position...), so
+    both meet the same load; each decision's least CPU time over ``--rounds`` is kept."""
     here = str(Path(__file__).resolve().parents[1])
     command = [
         sys.executable,
@@ -135,32 +137,62 @@ def compare(args: argparse.Namespace) -> None:
         f"--every={args.every}",
         f"--iterations={args.iterations}",
     ]
-    runs: dict[str, list[dict[str, object]]] = {"before": [], "after": []}
+    trees = {"before": args.baseline, "after": here}
+    children = {
+        side: subprocess.Popen(
+            command,
+            env=dict(os.environ, PYTHONPATH=tree),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for side, tree in trees.items()
+    }
     load_before = os.getloadavg()
-    for _ in range(args.rounds):
-        for side, tree in (("before", args.baseline), ("after", here)):
-            env = dict(os.environ, PYTHONPATH=tree)
-            out = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
-            runs[side].append(json.loads(out.stdout))
+    try:
+        counts = {side: int(_read(child)) for side, child in children.items()}
+        count = counts["after"]
+        cpu: dict[str, list[float]] = {side: [math.inf] * count for side in trees}
+        choices: dict[str, list[str]] = {side: [""] * count for side in trees}
+        for _ in range(args.rounds):
+            for index in range(count):
+                for side, child in children.items():
+                    assert child.stdin is not None
+                    child.stdin.write(f"{index}\n")
+                    child.stdin.flush()
+                    seconds, choice = json.loads(_read(child))
+                    cpu[side][index] = min(cpu[side][index], seconds)
+                    choices[side][index] = choice
+    finally:
+        for child in children.values():
+            assert child.stdin is not None
+            child.stdin.close()
+            child.wait(timeout=60)
     load_after = os.getloadavg()
     rates = {}
-    for side, side_runs in runs.items():
-        # Each decision's least CPU time over the rounds (the least disturbed run).
-        cpu = [min(times) for times in zip(*(run["cpu"] for run in side_runs), strict=True)]
-        total = args.iterations * len(cpu) / sum(cpu)
-        median = args.iterations / statistics.median(cpu)
+    for side in trees:
+        total = args.iterations * count / sum(cpu[side])
+        median = statistics.median(cpu[side])
         rates[side] = total
         print(
-            f"{side:6s}: {total:5.0f} simulations per CPU second over {len(cpu)} decisions"
-            f" ({median:.0f} from the median decision, CPU median"
-            f" {statistics.median(cpu):.3f} s)"
+            f"{side:6s}: {total:5.0f} simulations per CPU second over {count} decisions"
+            f" ({args.iterations / median:.0f} from the median decision, CPU median"
+            f" {median:.3f} s)"
         )
-    digests = {str(run["digest"]) for side_runs in runs.values() for run in side_runs}
+    same = choices["before"] == choices["after"]
     print(
         f"after / before: x{rates['after'] / rates['before']:.2f} (target >= 2);"
-        f" {'the same choices' if len(digests) == 1 else 'DIFFERENT choices'} in both trees;"
+        f" {'the same choices' if same else 'DIFFERENT choices'} in both trees;"
         f" load average {load_before[0]:.1f} before, {load_after[0]:.1f} after"
     )
+
+
+def _read(child: subprocess.Popen[str]) -> str:
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    if not line:
+        raise RuntimeError("a child of --baseline stopped")
+    return line
 
 
 def stop_latency(state: core.GameState) -> float | None:

@@ -34,7 +34,7 @@ from core.actions import (
     to_code,
 )
 from core.caches import register
-from core.cards import CARDS, PATRONS, Patron
+from core.cards import CARDS, PATRONS, Patron, on_new_cards
 from core.explain import describe_code
 from core.moves import can_place_neutral, legal_codes, survey_codes
 from core.museum import ROOMS
@@ -149,7 +149,7 @@ def redetermine(state: GameState, rng: random.Random) -> GameState:
     from ``rng``. The copy's ``seed`` is 0, whatever the game's: the seed would deal the
     real deck again (``new_game``), and a copy is a simulation, not a replayable game.
     """
-    cards = sorted(face_card(face) for face in state.deck)
+    cards = sorted([face >> 1 for face in state.deck])  # face_card, inlined
     rng.shuffle(cards)
     deck = tuple(card * 2 + rng.getrandbits(1) for card in cards)
     return replace(state, deck=deck, seed=0)
@@ -465,13 +465,14 @@ def _start_survey(state: GameState, events: Events) -> GameState:
 def ranking(state: GameState, area: int) -> list[Seat]:
     """Holders of cubes in ``area``, most cubes first, ties to the lower passing space."""
     mask = AREA_MASK[area]
-    passing = state.passing
+    index = state.passing.index
     ranked = []
     for seat, cubes in zip(cube_holders(state), state.cubes, strict=True):
         count = (cubes & mask).bit_count()
         if count:
-            ranked.append((-count, passing.index(seat), seat))
-    ranked.sort()
+            ranked.append((-count, index(seat), seat))
+    if len(ranked) > 1:
+        ranked.sort()
     return [seat for _, _, seat in ranked]
 
 
@@ -547,27 +548,44 @@ def _survey_choice(state: GameState, seat: Seat, action_code: int, events: Event
 def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
     """Take a parcel, book a room, or discard the neutral's parcel; the step is done."""
     kind, index = action_code & KIND_MASK, action_code >> A_SHIFT & FIELD_MASK  # hot: inlined
+    steps = state.survey_steps[1:]
     if kind == BOOK:
-        state = _to_museum(state, seat, index, from_stock=False)
+        # _to_museum from the reserve, with the step done, in one copy of the state.
+        player = state.players[seat]
+        player = replace(player, reserve=player.reserve - 1)
+        museum = (*state.museum[:index], seat, *state.museum[index + 1 :])
+        players = (*state.players[:seat], player, *state.players[seat + 1 :])
+        state = replace(state, museum=museum, players=players, survey_steps=steps)
         if events is not None:
             _tell(events, state, seat, describe_code(state, action_code))
+        return state
+    card = face_card(state.region[index])
+    region = (*state.region[:index], EMPTY, *state.region[index + 1 :])
+    if kind == NEUTRAL_PARCEL:
+        state = replace(state, region=region, discard=(*state.discard, card))
+        if events is not None:
+            text = f"{{}} gives parcel P{index + 1} ({CARDS[card]}) to the neutral: discarded"
+            _tell(events, state, seat, text)
     else:
-        card = face_card(state.region[index])
-        region = (*state.region[:index], EMPTY, *state.region[index + 1 :])
-        if kind == NEUTRAL_PARCEL:
-            state = replace(state, region=region, discard=(*state.discard, card))
-            if events is not None:
-                text = f"{{}} gives parcel P{index + 1} ({CARDS[card]}) to the neutral: discarded"
-                _tell(events, state, seat, text)
-        else:
-            player = state.players[seat]
-            value = CARDS[card].value
-            player = replace(player, score=player.score + value, cards=(*player.cards, card))
-            state = replace(state, region=region, players=_with(state.players, seat, player))
-            if events is not None:
-                text = f"{{}} takes parcel P{index + 1} ({CARDS[card]}, +{value})"
-                _tell(events, state, seat, text)
-    return replace(state, survey_steps=state.survey_steps[1:])
+        player = state.players[seat]
+        value = _CARD_VALUE[card]
+        player = replace(player, score=player.score + value, cards=(*player.cards, card))
+        players = (*state.players[:seat], player, *state.players[seat + 1 :])
+        state = replace(state, region=region, players=players, survey_steps=steps)
+        if events is not None:
+            text = f"{{}} takes parcel P{index + 1} ({CARDS[card]}, +{value})"
+            _tell(events, state, seat, text)
+        return state
+    return replace(state, survey_steps=steps)
+
+
+# A card's value by id, without an attribute look-up (refilled when the cards change).
+_CARD_VALUE: list[int] = []
+
+
+@on_new_cards
+def _card_values() -> None:
+    _CARD_VALUE[:] = [card.value for card in CARDS]
 
 
 def _finish_area(state: GameState, events: Events) -> GameState:

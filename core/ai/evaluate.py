@@ -190,9 +190,10 @@ class _Holdings:
 
     seats: list[_Seat]
     standings: list[tuple[int, float, float, float, float]]
-    excavation: dict[tuple[int, ...], dict[tuple[object, ...], Any]] = field(default_factory=dict)
-    """By the passing scale, then by an area's cube counts and parcels: each seat's
-    :data:`Shares`; and by the whole region's cubes and parcels: every area's, in order."""
+    excavation: dict[tuple[object, ...], Any] = field(default_factory=dict)
+    """By the passing scale, an area's cube counts and parcels: each seat's :data:`Shares`
+    of the area; and by the passing scale, the cubes and the region: the whole region's
+    shares as (seat, share) pairs, area by area."""
     survey: dict[tuple[object, ...], tuple[tuple[Seat, float], ...]] = field(default_factory=dict)
     """By an area's survey steps (or cube counts and the passing scale) and parcels: what
     each step adds to its player's estimate."""
@@ -325,28 +326,26 @@ def _add_excavation_areas(
     state: GameState, holdings: _Holdings, values: list[float], weights: Weights
 ) -> None:
     """Each player's expected share of every area, from smooth chances of its ranks."""
+    memo = holdings.excavation
     passing = state.passing
-    memo = holdings.excavation.get(passing)
-    if memo is None:
-        memo = holdings.excavation[passing] = {}
-    elif len(memo) >= _MEMO_SIZE:
-        memo.clear()
-    region = state.region
     all_cubes = state.cubes
+    region = state.region
     # First the whole region at once: a search's simulations start from the same few
     # positions, so the first plies of each judge the same moves again.
-    whole = memo.get((all_cubes, region))
+    whole = memo.get((passing, all_cubes, region))
     if whole is None:
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
         parts = []
         for area in range(len(region) // 2):
             mask = AREA_MASK[area]
             counts = tuple([(cubes & mask).bit_count() for cubes in all_cubes])
-            key = (counts, region[2 * area], region[2 * area + 1])
+            key = (passing, counts, region[2 * area], region[2 * area + 1])
             share = memo.get(key)
             if share is None:
                 share = memo[key] = _area_shares(state, area, counts, holdings.seats, weights)
             parts += [(i, part) for i, part in enumerate(share) if part is not None]
-        memo[(all_cubes, region)] = whole = tuple(parts)
+        memo[(passing, all_cubes, region)] = whole = tuple(parts)
     # Added one area at a time, in order, as without the memos: the same sums to the bit.
     for i, part in whole:
         values[i] += part
