@@ -264,7 +264,7 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
             player = replace(player, stock=stock, tilted=tilted)
     placed = _PLACED_MASK.get(action_code)
     if placed is None:
-        placed = _placed_mask(action_code)
+        placed = placed_mask(action_code)
     cubes = state.cubes
     cubes = (*cubes[:seat], cubes[seat] | placed, *cubes[seat + 1 :])  # _with, inlined
     players = (*state.players[:seat], player, *state.players[seat + 1 :])
@@ -287,11 +287,11 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
 # Module globals are read faster than attributes and the enum member (hot path).
 _KIND_PATRON, _PLACED_COUNT, _VIOLET = KIND_PATRON, PLACED_COUNT, Patron.VIOLET
 # The spaces of each placement code met so far: a bounded set (a few thousand codes).
-_PLACED_MASK: dict[int, int] = register({})  # filled by _placed_mask
+_PLACED_MASK: dict[int, int] = register({})  # filled by placed_mask
 
 
-def _placed_mask(action_code: int) -> int:
-    """The spaces an action puts cubes on."""
+def placed_mask(action_code: int) -> int:
+    """The spaces an action puts cubes on (memoised: a few thousand codes)."""
     mask = _PLACED_MASK.get(action_code)
     if mask is None:
         mask = _PLACED_MASK[action_code] = sum(1 << s for s in code_spaces(action_code))
@@ -301,7 +301,7 @@ def _placed_mask(action_code: int) -> int:
 def _place_neutral(state: GameState, action_code: int, seat: Seat) -> GameState:
     """Put the action's cubes on the region for the neutral, from ``seat``'s neutral cubes."""
     cubes = list(state.cubes)
-    cubes[cube_index(state, NEUTRAL)] |= _placed_mask(action_code)
+    cubes[cube_index(state, NEUTRAL)] |= placed_mask(action_code)
     player = state.players[seat]
     held = player.neutral_stock - PLACED_COUNT[kind_of(action_code)]
     player = replace(player, neutral_stock=held)
@@ -364,17 +364,17 @@ def _pass(state: GameState, seat: Seat, events: Events) -> GameState:
         return _start_survey(state, events)
     if len(still_in) == 1:
         state = replace(state, last_turn=True)
-    return _give_turn(state, _next_seat(state, seat), events)
+    return _give_turn(state, next_seat(state, seat), events)
 
 
 def _end_turn(state: GameState, seat: Seat, events: Events) -> GameState:
     """After a non-pass action: the last player is placed on the scale, else play moves on."""
     if state.last_turn:
         return _pass(state, seat, events)
-    return _give_turn(state, _next_seat(state, seat), events)
+    return _give_turn(state, next_seat(state, seat), events)
 
 
-def _next_seat(state: GameState, seat: Seat) -> Seat:
+def next_seat(state: GameState, seat: Seat) -> Seat:
     """The first seat after ``seat`` in turn order that has not passed (``seat`` itself when
     it is the only one left)."""
     count = len(state.players)
