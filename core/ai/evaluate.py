@@ -179,20 +179,19 @@ def advantage_after(state: GameState, action_code: int, seat: Seat) -> float:
     of judging a move in the hard player's simulations, which judge ten moves a decision
     and keep one. Any other action is applied, then judged."""
     kind = action_code & KIND_MASK
-    if kind in _PLAIN_PLACEMENTS and state.phase is _EXCAVATION and not state.last_turn:
-        mover = state.current
-        players = state.players
-        if players[next_seat(state, mover)].stock:
-            holdings = _holdings(state, WEIGHTS)
-            values = [
-                player.score + exhibition + series + future + powers + stock * player.stock
-                for player, (exhibition, series, future, powers, stock) in zip(
-                    players, holdings.standings, strict=True
-                )
-            ]
+    if kind in _PLAIN_PLACEMENTS:
+        # What every placement from ``state`` shares, worked out once for its first one
+        # (the callers judge all the moves of one position in a row).
+        last_state, parent = _PARENT.pair
+        if last_state is not state:
+            parent = _parent(state)
+            _PARENT.pair = (state, parent)
+        if parent is not None:
+            holdings, values, mover = parent
+            values = values.copy()
             # The mover's standing again, with the stock it has after placing.
             exhibition, series, future, powers, stock = holdings.standings[mover]
-            player = players[mover]
+            player = state.players[mover]
             left = player.stock - PLACED_COUNT[kind]
             values[mover] = player.score + exhibition + series + future + powers + stock * left
             cubes = state.cubes
@@ -200,6 +199,46 @@ def advantage_after(state: GameState, action_code: int, seat: Seat) -> float:
             _add_excavation_areas(state, cubes, holdings, values, WEIGHTS)
             return _lead(values, seat)
     return advantage(apply_code(state, action_code), seat, state.season)
+
+
+def _parent(state: GameState) -> tuple[_Holdings, list[float], Seat] | None:
+    """For :func:`advantage_after`: the holdings, the standings and the mover of ``state``
+    if a plain placement there changes nothing else the heuristic reads (no last action of
+    the season, no forced pass of the next player); else None."""
+    if state.phase is not _EXCAVATION or state.last_turn:
+        return None
+    mover = state.current
+    players = state.players
+    if not players[next_seat(state, mover)].stock:
+        return None
+    holdings = _holdings(state, WEIGHTS)
+    values = [
+        player.score + exhibition + series + future + powers + stock * player.stock
+        for player, (exhibition, series, future, powers, stock) in zip(
+            players, holdings.standings, strict=True
+        )
+    ]
+    return holdings, values, mover
+
+
+class _LastParent:
+    """:func:`_parent` of the last state asked about (one tuple, swapped at once, so two
+    threads at worst work it out twice)."""
+
+    __slots__ = ("pair",)
+
+    def __init__(self) -> None:
+        self.pair: tuple[GameState | None, tuple[_Holdings, list[float], Seat] | None]
+        self.pair = (None, None)
+
+    def clear(self) -> None:
+        self.pair = (None, None)
+
+    def __len__(self) -> int:
+        return 0 if self.pair[0] is None else 1
+
+
+_PARENT = register(_LastParent())
 
 
 _PLAIN_PLACEMENTS = frozenset({EXCAVATE, EXTEND, LEMON_A, LEMON_B, BLACKMORE, TANGERINE})
