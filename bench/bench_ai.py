@@ -15,15 +15,26 @@ its median is what a decision takes on an idle core of this machine) and the loa
 before and after (``os.getloadavg``): a wall time is only worth quoting with its load.
 A hard decision over the 5 s cap stops there, with fewer simulations; ``--uncapped`` lets
 every one run its 400 simulations, to measure the search itself on a busy machine.
+
+``--baseline DIR`` (a checkout of an older commit) measures the hard search's simulations per
+CPU second before (``DIR``'s ``core``) and after (this tree's), each in child processes run
+in alternation (``--rounds`` each), every decision uncapped with ``--iterations``
+simulations (400) on the positions of ``--games``/``--every``; it prints both rates, their
+ratio (issue 29 asks for at least 2), and whether both trees chose the same actions.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
 import statistics
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import core
 from core.ai import Bot, make_bot
@@ -53,7 +64,17 @@ def main() -> None:
     parser.add_argument(
         "--uncapped", action="store_true", help="no 5 s cap: every hard decision runs in full"
     )
+    parser.add_argument("--baseline", help="compare the hard search with this checkout's")
+    parser.add_argument("--rounds", type=int, default=2, help="--baseline: runs of each tree")
+    parser.add_argument("--iterations", type=int, default=400, help="--baseline: simulations")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        serve_decisions(args.games, args.every, args.iterations)
+        return
+    if args.baseline:
+        compare(args)
+        return
     sample = positions(args.games, args.every)
     print(f"{len(sample)} positions from {args.games} games of 3 normal bots (seeds 1..)")
     for level in args.levels.split(","):
@@ -87,6 +108,91 @@ def main() -> None:
             f" {statistics.median(lags) * 1000:.1f} ms (median), at most"
             f" {max(lags) * 1000:.1f} ms after the stop is set"
         )
+
+
+def serve_decisions(games: int, every: int, iterations: int) -> None:
+    """The child of ``--baseline``: for each position index read on stdin, decide it with
+    a new uncapped hard bot and print the CPU seconds taken and the action chosen."""
+    sample = positions(games, every)
+    print(len(sample), flush=True)
+    for line in sys.stdin:
+        state = sample[int(line)]
+        bot = HardBot(seed=1, iterations=iterations, budget=float("inf"))
+        start = time.process_time()
+        action = bot.choose(state)
+        seconds = time.process_time() - start
+        print(json.dumps([seconds, core.format_action(action)]), flush=True)
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Simulations per CPU second before (``--baseline``) and after: two child processes,
+    one per tree, decide the same positions in turn (before, after, next position...), so
+    both meet the same load; each decision's least CPU time over ``--rounds`` is kept."""
+    here = str(Path(__file__).resolve().parents[1])
+    command = [
+        sys.executable,
+        __file__,
+        "--child",
+        f"--games={args.games}",
+        f"--every={args.every}",
+        f"--iterations={args.iterations}",
+    ]
+    trees = {"before": args.baseline, "after": here}
+    children = {
+        side: subprocess.Popen(
+            command,
+            env=dict(os.environ, PYTHONPATH=tree),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for side, tree in trees.items()
+    }
+    load_before = os.getloadavg()
+    try:
+        counts = {side: int(_read(child)) for side, child in children.items()}
+        count = counts["after"]
+        cpu: dict[str, list[float]] = {side: [math.inf] * count for side in trees}
+        choices: dict[str, list[str]] = {side: [""] * count for side in trees}
+        for _ in range(args.rounds):
+            for index in range(count):
+                for side, child in children.items():
+                    assert child.stdin is not None
+                    child.stdin.write(f"{index}\n")
+                    child.stdin.flush()
+                    seconds, choice = json.loads(_read(child))
+                    cpu[side][index] = min(cpu[side][index], seconds)
+                    choices[side][index] = choice
+    finally:
+        for child in children.values():
+            assert child.stdin is not None
+            child.stdin.close()
+            child.wait(timeout=60)
+    load_after = os.getloadavg()
+    rates = {}
+    for side in trees:
+        total = args.iterations * count / sum(cpu[side])
+        median = statistics.median(cpu[side])
+        rates[side] = total
+        print(
+            f"{side:6s}: {total:5.0f} simulations per CPU second over {count} decisions"
+            f" ({args.iterations / median:.0f} from the median decision, CPU median"
+            f" {median:.3f} s)"
+        )
+    same = choices["before"] == choices["after"]
+    print(
+        f"after / before: x{rates['after'] / rates['before']:.2f} (target >= 2);"
+        f" {'the same choices' if same else 'DIFFERENT choices'} in both trees;"
+        f" load average {load_before[0]:.1f} before, {load_after[0]:.1f} after"
+    )
+
+
+def _read(child: subprocess.Popen[str]) -> str:
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    if not line:
+        raise RuntimeError("a child of --baseline stopped")
+    return line
 
 
 def stop_latency(state: core.GameState) -> float | None:

@@ -9,13 +9,25 @@ Usage (from the repository root)::
 Game ``i`` deals the board of seed ``seed + i // players`` and puts the hero in seat
 ``i % players``, so every deal is played once from every seat. A shared win counts as a
 fraction (1/k for k winners). Prints the hero's win rate with a 95% Wilson interval, the
-even-odds rate for reference, average scores, and the time per decision of each level.
+even-odds rate for reference, average scores, the hero's mean margin (its total minus the
+best other total), and the time per decision of each side.
 Games run in ``--workers`` processes (2 by default: this is a 2-core machine).
+
+The hard computer against itself at another number of simulations (issue 29)::
+
+    .venv/bin/python bench/tournament.py --hero hard --field hard \
+        --hero-iterations 800 --iterations 400 --budget inf --games 60
+
+``--budget inf`` lets every decision run its simulations in full, so the result depends on
+the seeds alone, not on the machine's load. A long tournament can run in batches:
+``--first N`` starts at game ``N`` (a multiple of ``--players``), ``--out FILE`` appends one
+JSON line per game, and ``--summarise FILE`` prints the summary of every game in the file.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import statistics
@@ -40,6 +52,7 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 class Game(TypedDict):
     """One game's result, as it comes back from a worker process."""
 
+    index: int
     share: float
     hero: int
     field: list[int]
@@ -52,27 +65,66 @@ def play_one(job: tuple[int, argparse.Namespace]) -> Game:
     players = args.players
     hero_seat = index % players
     deal = args.seed + index // players
-    levels = [args.field] * players
-    levels[hero_seat] = args.hero
-    bots = [
-        make_bot(level, seed=deal * 10 + seat, budget=args.budget, iterations=args.iterations)
-        if level == "hard"
-        else make_bot(level, seed=deal * 10 + seat)
-        for seat, level in enumerate(levels)
-    ]
+    bots = []
+    for seat in range(players):
+        hero = seat == hero_seat
+        level = args.hero if hero else args.field
+        if level == "hard":
+            iterations = args.hero_iterations if hero else args.iterations
+            if hero and iterations is None:
+                iterations = args.iterations
+            bots.append(make_bot(level, seed=deal * 10 + seat, budget=args.budget,
+                                 iterations=iterations))  # fmt: skip
+        else:
+            bots.append(make_bot(level, seed=deal * 10 + seat))
     state = core.new_game(players, deal)
-    times: dict[str, list[float]] = {args.hero: [], args.field: []}
+    times: dict[str, list[float]] = {"hero": [], "field": []}
     while not core.is_over(state):
         seat = state.current
         start = time.perf_counter()
         action = bots[seat].choose(state)
-        times[levels[seat]].append(time.perf_counter() - start)
+        times["hero" if seat == hero_seat else "field"].append(time.perf_counter() - start)
         state = core.apply_action(state, action)
     scores = core.final_scores(state)
     totals = [p.total for p in scores.players]
     share = 1 / len(scores.winners) if hero_seat in scores.winners else 0.0
     field = [t for seat, t in enumerate(totals) if seat != hero_seat]
-    return {"share": share, "hero": totals[hero_seat], "field": field, "times": times}
+    return {
+        "index": index,
+        "share": share,
+        "hero": totals[hero_seat],
+        "field": field,
+        "times": times,
+    }
+
+
+def summarise(results: list[Game], title: str) -> None:
+    """Print the win rate, scores, margin and decision times of ``results``."""
+    games = len(results)
+    wins = sum(r["share"] for r in results)
+    low, high = wilson(wins, games)
+    players = len(results[0]["field"]) + 1
+    hero_avg = statistics.mean(r["hero"] for r in results)
+    field_avg = statistics.mean(t for r in results for t in r["field"])
+    margins = [r["hero"] - max(r["field"]) for r in results]
+    spread = statistics.stdev(margins) / math.sqrt(games) if games > 1 else 0.0
+    print(title)
+    print(
+        f"  hero wins {wins:.1f}/{games} = {wins / games:.1%} "
+        f"(95% Wilson {low:.1%}..{high:.1%}); even odds {1 / players:.1%}"
+    )
+    print(f"  average score: hero {hero_avg:.1f}, field {field_avg:.1f}")
+    print(
+        f"  hero's margin over the best other: mean {statistics.mean(margins):+.2f} "
+        f"(± {1.96 * spread:.2f}, 95%), median {statistics.median(margins):+.1f}"
+    )
+    for side in ("hero", "field"):
+        times = [t for r in results for t in r["times"][side]]
+        if times:
+            print(
+                f"  {side}: {len(times)} decisions, median {statistics.median(times):.3f} s, "
+                f"max {max(times):.3f} s (wall)"
+            )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -81,42 +133,48 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--field", default="easy", choices=("easy", "normal", "hard"))
     parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0, help="index of the first game")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--budget", type=float, default=None, help="hard: seconds per decision")
     parser.add_argument("--iterations", type=int, default=None, help="hard: simulations")
+    parser.add_argument(
+        "--hero-iterations", type=int, default=None, help="hard hero: simulations (--iterations)"
+    )
+    parser.add_argument("--out", default=None, help="append one JSON line per game here")
+    parser.add_argument("--summarise", default=None, help="summarise the games of this file")
     args = parser.parse_args(argv)
+    if args.summarise:
+        with open(args.summarise, encoding="utf-8") as lines:
+            done: dict[int, Game] = {}
+            for line in lines:
+                game: Game = json.loads(line)
+                done[game["index"]] = game
+        summarise(list(done.values()), f"{len(done)} games from {args.summarise}")
+        return
 
     start = time.perf_counter()
-    jobs = [(i, args) for i in range(args.games)]
+    jobs = [(i, args) for i in range(args.first, args.first + args.games)]
+    results: list[Game] = []
     with multiprocessing.Pool(args.workers) as pool:
-        results = pool.map(play_one, jobs, chunksize=1)
+        for result in pool.imap(play_one, jobs, chunksize=1):
+            results.append(result)
+            if args.out:
+                with open(args.out, "a", encoding="utf-8") as out:
+                    out.write(json.dumps(result) + "\n")
     elapsed = time.perf_counter() - start
-
-    games = len(results)
-    wins = sum(r["share"] for r in results)
-    low, high = wilson(wins, games)
-    hero_avg = statistics.mean(r["hero"] for r in results)
-    field_avg = statistics.mean(t for r in results for t in r["field"])
     hard = ""
     if "hard" in (args.hero, args.field):
-        hard = f" budget={args.budget} iterations={args.iterations}"
-    print(
+        hard = (
+            f" budget={args.budget} iterations={args.iterations}"
+            f" hero-iterations={args.hero_iterations}"
+        )
+    summarise(
+        results,
         f"{args.hero} vs {args.players - 1}x {args.field}, {args.players} players, "
-        f"{games} games (seeds from {args.seed}, seats rotated){hard}, {elapsed:.0f} s"
+        f"{len(results)} games from #{args.first} (seeds from {args.seed}, seats rotated)"
+        f"{hard}, {elapsed:.0f} s",
     )
-    print(
-        f"  {args.hero} wins {wins:.1f}/{games} = {wins / games:.1%} "
-        f"(95% Wilson {low:.1%}..{high:.1%}); even odds {1 / args.players:.1%}"
-    )
-    print(f"  average score: {args.hero} {hero_avg:.1f}, {args.field} {field_avg:.1f}")
-    for level in dict.fromkeys((args.hero, args.field)):
-        times = [t for r in results for t in r["times"][level]]
-        if times:
-            print(
-                f"  {level}: {len(times)} decisions, median {statistics.median(times):.3f} s, "
-                f"max {max(times):.3f} s"
-            )
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from core.actions import (
     to_code,
 )
 from core.caches import register
-from core.cards import CARDS, PATRONS, Patron
+from core.cards import CARDS, PATRONS, Patron, on_new_cards
 from core.explain import describe_code
 from core.moves import can_place_neutral, legal_codes, survey_codes
 from core.museum import ROOMS
@@ -149,7 +149,7 @@ def redetermine(state: GameState, rng: random.Random) -> GameState:
     from ``rng``. The copy's ``seed`` is 0, whatever the game's: the seed would deal the
     real deck again (``new_game``), and a copy is a simulation, not a replayable game.
     """
-    cards = sorted(face_card(face) for face in state.deck)
+    cards = sorted([face >> 1 for face in state.deck])  # face_card, inlined
     rng.shuffle(cards)
     deck = tuple(card * 2 + rng.getrandbits(1) for card in cards)
     return replace(state, deck=deck, seed=0)
@@ -262,15 +262,21 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
             player = replace(player, stock=stock + 1, reserve=player.reserve - 1, tilted=tilted)
         else:
             player = replace(player, stock=stock, tilted=tilted)
-    cubes = list(state.cubes)
-    cubes[seat] |= _placed_mask(action_code)
-    players = _with(state.players, seat, player)
+    placed = _PLACED_MASK.get(action_code)
+    if placed is None:
+        placed = placed_mask(action_code)
+    cubes = state.cubes
+    cubes = (*cubes[:seat], cubes[seat] | placed, *cubes[seat + 1 :])  # _with, inlined
+    players = (*state.players[:seat], player, *state.players[seat + 1 :])
     if events is None and not state.last_turn and (patron is not None or len(players) > 2):
-        # The usual case in one step: play moves on to a player who has cubes to place.
-        after = _next_seat(state, seat)
-        if players[after].stock:
-            return replace(state, cubes=tuple(cubes), players=players, current=after)
-    state = replace(state, cubes=tuple(cubes), players=players)
+        # The usual case in one step: play moves on to the next seat, which has not passed
+        # and has cubes to place (anything else takes the general path below).
+        after = seat + 1
+        if after == len(players):
+            after = 0
+        if after not in state.passing and players[after].stock:
+            return replace(state, cubes=cubes, players=players, current=after)
+    state = replace(state, cubes=cubes, players=players)
     if events is not None:
         _tell(events, state, seat, describe_code(state, action_code))
     if patron is None and len(players) == 2 and can_place_neutral(state, seat):
@@ -281,11 +287,11 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
 # Module globals are read faster than attributes and the enum member (hot path).
 _KIND_PATRON, _PLACED_COUNT, _VIOLET = KIND_PATRON, PLACED_COUNT, Patron.VIOLET
 # The spaces of each placement code met so far: a bounded set (a few thousand codes).
-_PLACED_MASK: dict[int, int] = register({})  # filled by _placed_mask
+_PLACED_MASK: dict[int, int] = register({})  # filled by placed_mask
 
 
-def _placed_mask(action_code: int) -> int:
-    """The spaces an action puts cubes on."""
+def placed_mask(action_code: int) -> int:
+    """The spaces an action puts cubes on (memoised: a few thousand codes)."""
     mask = _PLACED_MASK.get(action_code)
     if mask is None:
         mask = _PLACED_MASK[action_code] = sum(1 << s for s in code_spaces(action_code))
@@ -295,7 +301,7 @@ def _placed_mask(action_code: int) -> int:
 def _place_neutral(state: GameState, action_code: int, seat: Seat) -> GameState:
     """Put the action's cubes on the region for the neutral, from ``seat``'s neutral cubes."""
     cubes = list(state.cubes)
-    cubes[cube_index(state, NEUTRAL)] |= _placed_mask(action_code)
+    cubes[cube_index(state, NEUTRAL)] |= placed_mask(action_code)
     player = state.players[seat]
     held = player.neutral_stock - PLACED_COUNT[kind_of(action_code)]
     player = replace(player, neutral_stock=held)
@@ -358,17 +364,17 @@ def _pass(state: GameState, seat: Seat, events: Events) -> GameState:
         return _start_survey(state, events)
     if len(still_in) == 1:
         state = replace(state, last_turn=True)
-    return _give_turn(state, _next_seat(state, seat), events)
+    return _give_turn(state, next_seat(state, seat), events)
 
 
 def _end_turn(state: GameState, seat: Seat, events: Events) -> GameState:
     """After a non-pass action: the last player is placed on the scale, else play moves on."""
     if state.last_turn:
         return _pass(state, seat, events)
-    return _give_turn(state, _next_seat(state, seat), events)
+    return _give_turn(state, next_seat(state, seat), events)
 
 
-def _next_seat(state: GameState, seat: Seat) -> Seat:
+def next_seat(state: GameState, seat: Seat) -> Seat:
     """The first seat after ``seat`` in turn order that has not passed (``seat`` itself when
     it is the only one left)."""
     count = len(state.players)
@@ -459,18 +465,32 @@ def _start_survey(state: GameState, events: Events) -> GameState:
 def ranking(state: GameState, area: int) -> list[Seat]:
     """Holders of cubes in ``area``, most cubes first, ties to the lower passing space."""
     mask = AREA_MASK[area]
-    passing = state.passing
+    index = state.passing.index
     ranked = []
     for seat, cubes in zip(cube_holders(state), state.cubes, strict=True):
         count = (cubes & mask).bit_count()
         if count:
-            ranked.append((-count, passing.index(seat), seat))
-    ranked.sort()
+            ranked.append((-count, index(seat), seat))
+    if len(ranked) > 1:
+        ranked.sort()
     return [seat for _, _, seat in ranked]
 
 
 def survey_plan(state: GameState, ranks: list[Seat]) -> tuple[tuple[SurveyStep, Seat], ...]:
     """The steps of an area's survey, from its ranking (RULES.md §4 phase 3 and §8)."""
+    key = tuple(ranks)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _PLANS[key] = _plan(ranks)
+    return plan
+
+
+# The survey plan of each ranking met (a few hundred at most: the orders of up to four
+# holders): the same rankings come back in every season of every simulated game.
+_PLANS: dict[tuple[Seat, ...], tuple[tuple[SurveyStep, Seat], ...]] = register({})
+
+
+def _plan(ranks: list[Seat]) -> tuple[tuple[SurveyStep, Seat], ...]:
     choose, take, pick = SurveyStep.CHOOSE, SurveyStep.TAKE, SurveyStep.PICK_NEUTRAL
     if NEUTRAL in ranks[:2]:
         if len(ranks) == 1:
@@ -505,8 +525,8 @@ def _run_survey(state: GameState, events: Events) -> GameState:
     """Play survey steps that need no decision, and stop at the first one that does."""
     while state.survey_steps:
         step, seat = state.survey_steps[0]
-        first, second = area_parcels(state.survey_area)
-        if state.region[first] >= 0 and state.region[second] >= 0:
+        first = 2 * state.survey_area  # area_parcels, inlined (hot in simulations)
+        if state.region[first] >= 0 and state.region[first + 1] >= 0:
             return replace(state, current=seat)  # two parcels left: always a choice
         options = survey_codes(state, step, seat)
         if len(options) >= 2:
@@ -528,58 +548,77 @@ def _survey_choice(state: GameState, seat: Seat, action_code: int, events: Event
 def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
     """Take a parcel, book a room, or discard the neutral's parcel; the step is done."""
     kind, index = action_code & KIND_MASK, action_code >> A_SHIFT & FIELD_MASK  # hot: inlined
+    steps = state.survey_steps[1:]
     if kind == BOOK:
-        state = _to_museum(state, seat, index, from_stock=False)
+        # _to_museum from the reserve, with the step done, in one copy of the state.
+        player = state.players[seat]
+        player = replace(player, reserve=player.reserve - 1)
+        museum = (*state.museum[:index], seat, *state.museum[index + 1 :])
+        players = (*state.players[:seat], player, *state.players[seat + 1 :])
+        state = replace(state, museum=museum, players=players, survey_steps=steps)
         if events is not None:
             _tell(events, state, seat, describe_code(state, action_code))
+        return state
+    card = face_card(state.region[index])
+    region = (*state.region[:index], EMPTY, *state.region[index + 1 :])
+    if kind == NEUTRAL_PARCEL:
+        state = replace(state, region=region, discard=(*state.discard, card))
+        if events is not None:
+            text = f"{{}} gives parcel P{index + 1} ({CARDS[card]}) to the neutral: discarded"
+            _tell(events, state, seat, text)
     else:
-        card = face_card(state.region[index])
-        region = (*state.region[:index], EMPTY, *state.region[index + 1 :])
-        if kind == NEUTRAL_PARCEL:
-            state = replace(state, region=region, discard=(*state.discard, card))
-            if events is not None:
-                text = f"{{}} gives parcel P{index + 1} ({CARDS[card]}) to the neutral: discarded"
-                _tell(events, state, seat, text)
-        else:
-            player = state.players[seat]
-            value = CARDS[card].value
-            player = replace(player, score=player.score + value, cards=(*player.cards, card))
-            state = replace(state, region=region, players=_with(state.players, seat, player))
-            if events is not None:
-                text = f"{{}} takes parcel P{index + 1} ({CARDS[card]}, +{value})"
-                _tell(events, state, seat, text)
-    return replace(state, survey_steps=state.survey_steps[1:])
+        player = state.players[seat]
+        value = _CARD_VALUE[card]
+        player = replace(player, score=player.score + value, cards=(*player.cards, card))
+        players = (*state.players[:seat], player, *state.players[seat + 1 :])
+        state = replace(state, region=region, players=players, survey_steps=steps)
+        if events is not None:
+            text = f"{{}} takes parcel P{index + 1} ({CARDS[card]}, +{value})"
+            _tell(events, state, seat, text)
+        return state
+    return replace(state, survey_steps=steps)
+
+
+# A card's value by id, without an attribute look-up (refilled when the cards change).
+_CARD_VALUE: list[int] = []
+
+
+@on_new_cards
+def _card_values() -> None:
+    _CARD_VALUE[:] = [card.value for card in CARDS]
 
 
 def _finish_area(state: GameState, events: Events) -> GameState:
     """Discard the parcels nobody took; every cube on the area goes back to its reserve."""
     area = state.survey_area
-    region = list(state.region)
-    discard = list(state.discard)
+    region = state.region
+    discard = state.discard
     for parcel in area_parcels(area):
         if region[parcel] != EMPTY:
-            discard.append(face_card(region[parcel]))
-            region[parcel] = EMPTY
+            discard = (*discard, face_card(region[parcel]))
+            region = (*region[:parcel], EMPTY, *region[parcel + 1 :])
             if events is not None:
                 text = f"Nobody takes parcel P{parcel + 1} ({CARDS[discard[-1]]}): discarded"
                 _tell(events, state, None, text)
     mask = AREA_MASK[area]
     if events is not None and any(cubes & mask for cubes in state.cubes):
         _tell(events, state, None, f"The cubes on area {area + 1} go back to their reserves")
-    players = list(state.players)
+    players = state.players
     neutral_back = 0
     for holder, cubes in zip(cube_holders(state), state.cubes, strict=True):
         back = (cubes & mask).bit_count()
         if holder == NEUTRAL:
             neutral_back = back
         elif back:
-            players[holder] = replace(players[holder], reserve=players[holder].reserve + back)
+            player = replace(players[holder], reserve=players[holder].reserve + back)
+            players = (*players[:holder], player, *players[holder + 1 :])
+    unmask = ~mask
     state = replace(
         state,
-        region=tuple(region),
-        discard=tuple(discard),
-        players=tuple(players),
-        cubes=tuple(cubes & ~mask for cubes in state.cubes),
+        region=region,
+        discard=discard,
+        players=players,
+        cubes=tuple([cubes & unmask for cubes in state.cubes]),
         neutral_reserve=state.neutral_reserve + neutral_back,
         survey_steps=(),
     )

@@ -60,6 +60,10 @@ class SurveyStep(enum.IntEnum):
     PICK_NEUTRAL = 2
     """2 players: choose which parcel the neutral takes."""
 
+    # The int's own hash, in C (the same value): Enum's is a Python call, and the survey's
+    # steps are hashed in the computer players' memo keys, thousands of times a decision.
+    __hash__ = int.__hash__
+
 
 class PlayerState(msgspec.Struct, frozen=True):
     """One player's belongings. ``score`` counts parcel points taken so far; the

@@ -20,12 +20,23 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from core.actions import (
+    BLACKMORE,
+    EXCAVATE,
+    EXTEND,
+    KIND_MASK,
+    LEMON_A,
+    LEMON_B,
+    PLACED_COUNT,
+    TANGERINE,
+)
 from core.caches import register
 from core.cards import CARDS, PATRON_OF, PATRONS, on_new_cards
 from core.museum import FIVE_ROOM_DOORS, WINGS, open_rooms, room_points, room_wings
 from core.region import AREA_MASK, area_parcels, face_card
-from core.rules import ranking
+from core.rules import apply_code, next_seat, placed_mask, ranking
 from core.scoring import SERIES_BONUS, final_scores
 from core.state import (
     EMPTY,
@@ -84,10 +95,13 @@ class Weights:
 WEIGHTS = Weights()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Seat:
     """What one player's cards and rooms are worth, precomputed. Frozen: it is cached and
-    shared by every evaluation with the same facts."""
+    shared by every evaluation with the same facts. Compared and hashed by identity
+    (``eq=False``): the memos of the region's shares are keyed by the seats' worths, and
+    an identity hash is a pointer where a field-by-field one would hash every tuple; two
+    equal worths are only ever two entries of the same memo."""
 
     counts: tuple[int, ...]
     room_values: tuple[int, ...]
@@ -97,13 +111,19 @@ class _Seat:
     book_worth: float
     """Best gain of booking a Museum room now (0 if impossible)."""
     standing: tuple[int, float, float, float, float]
-    """The terms of :func:`_standing` that depend only on these facts: exhibition, series,
-    future cards, powers, and the worth of a cube in stock."""
+    """The terms of a seat's standing (points already certain plus the likely worth of the
+    seasons to come) that depend only on these facts: exhibition, series, future cards,
+    powers, and the worth of a cube in stock (:func:`estimates` adds parcel points and
+    the stock)."""
     ranks: dict[tuple[int, int], tuple[float, float, float]] = field(
         default_factory=dict, compare=False, repr=False
     )
     """What ranking 1st, 2nd, 3rd of an area is worth, by the area's two faces: filled as
     asked (the same few areas are judged over and over within a season)."""
+
+
+# Enum members are looked up in Python at each use: the hot paths compare with these.
+_OVER, _EXCAVATION = Phase.OVER, Phase.EXCAVATION
 
 
 def estimates(
@@ -115,28 +135,115 @@ def estimates(
     ``state`` has moved past it, its region (dealt from the hidden deck) is not looked at.
     A finished game gives the final totals exactly.
     """
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return [float(s.total) for s in final_scores(state).players]
     if season is None:
         season = state.season
-    players = len(state.players)
-    seats = [_seat_worth(state, seat, weights) for seat in range(players)]
-    values = [_standing(state, seat, seats[seat], weights) for seat in range(players)]
+    holdings = _holdings(state, weights)
+    # Each seat's standing: parcel points, the terms of its worth, and its stock. Inlined,
+    # not a call per seat (a measurable part of a search's time).
+    values = [
+        player.score + exhibition + series + future + powers + stock * player.stock
+        for player, (exhibition, series, future, powers, stock) in zip(
+            state.players, holdings.standings, strict=True
+        )
+    ]
     if state.season == season:
-        if state.phase is Phase.EXCAVATION:
-            _add_excavation_areas(state, seats, values, weights)
+        if state.phase is _EXCAVATION:
+            _add_excavation_areas(state, state.cubes, holdings, values, weights)
         else:
-            _add_survey_areas(state, seats, values, weights)
+            _add_survey_areas(state, holdings, values, weights)
     return values
 
 
 def advantage(state: GameState, seat: Seat, season: int | None = None) -> float:
     """How far ahead of the others ``seat`` expects to finish: its estimate minus a blend of
     the best and the average opponent (winning is what counts, not the score)."""
-    values = estimates(state, season)
+    return _lead(estimates(state, season), seat)
+
+
+def _lead(values: list[float], seat: Seat) -> float:
     mine = values[seat]
     others = values[:seat] + values[seat + 1 :]
     return mine - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+
+
+def advantage_after(state: GameState, action_code: int, seat: Seat) -> float:
+    """``advantage(apply_code(state, action_code), seat, state.season)``: the same number,
+    to the bit, often without making the new state.
+
+    A plain placement (A, B, Lord Lemon, Mrs. Blackmore, Colonel Tangerine) in the middle
+    of a turn changes, for the heuristic, only the mover's cubes and stock, as long as the
+    next player still has cubes (no forced pass follows): the estimates are then worked out
+    from ``state`` and those two facts. Making the new state was about a third of the cost
+    of judging a move in the hard player's simulations, which judge ten moves a decision
+    and keep one. Any other action is applied, then judged."""
+    kind = action_code & KIND_MASK
+    if kind in _PLAIN_PLACEMENTS:
+        # What every placement from ``state`` shares, worked out once for its first one
+        # (the callers judge all the moves of one position in a row).
+        last_state, parent = _PARENT.pair
+        if last_state is not state:
+            parent = _parent(state)
+            _PARENT.pair = (state, parent)
+        if parent is not None:
+            holdings, values, mover = parent
+            values = values.copy()
+            # The mover's standing again, with the stock it has after placing.
+            exhibition, series, future, powers, stock = holdings.standings[mover]
+            player = state.players[mover]
+            left = player.stock - PLACED_COUNT[kind]
+            values[mover] = player.score + exhibition + series + future + powers + stock * left
+            cubes = state.cubes
+            cubes = (*cubes[:mover], cubes[mover] | placed_mask(action_code), *cubes[mover + 1 :])
+            _add_excavation_areas(state, cubes, holdings, values, WEIGHTS)
+            return _lead(values, seat)
+    return advantage(apply_code(state, action_code), seat, state.season)
+
+
+def _parent(state: GameState) -> tuple[_Holdings, list[float], Seat] | None:
+    """For :func:`advantage_after`: the holdings, the standings and the mover of ``state``
+    if a plain placement there changes nothing else the heuristic reads (no last action of
+    the season, no forced pass of the next player); else None."""
+    if state.phase is not _EXCAVATION or state.last_turn:
+        return None
+    mover = state.current
+    players = state.players
+    if not players[next_seat(state, mover)].stock:
+        return None
+    holdings = _holdings(state, WEIGHTS)
+    values = [
+        player.score + exhibition + series + future + powers + stock * player.stock
+        for player, (exhibition, series, future, powers, stock) in zip(
+            players, holdings.standings, strict=True
+        )
+    ]
+    return holdings, values, mover
+
+
+class _LastParent:
+    """:func:`_parent` of the last state asked about (one tuple, swapped at once, so two
+    threads at worst work it out twice)."""
+
+    __slots__ = ("pair",)
+
+    def __init__(self) -> None:
+        self.pair: tuple[GameState | None, tuple[_Holdings, list[float], Seat] | None]
+        self.pair = (None, None)
+
+    def clear(self) -> None:
+        self.pair = (None, None)
+
+    def __len__(self) -> int:
+        return 0 if self.pair[0] is None else 1
+
+
+_PARENT = register(_LastParent())
+
+
+_PLAIN_PLACEMENTS = frozenset({EXCAVATE, EXTEND, LEMON_A, LEMON_B, BLACKMORE, TANGERINE})
+"""The kinds that only put cubes from the stock on the region (Lady Violet also moves a
+cube from the reserve, which the heuristic reads; Brown and the rest place none)."""
 
 
 # ---------------------------------------------------------------- cards, rooms and stock
@@ -157,6 +264,55 @@ def _series_worth(counts: Sequence[int], weights: Weights) -> float:
 _SEAT_CACHE: dict[tuple[object, ...], _Seat] = register({})
 _SEAT_CACHE_SIZE = 20_000
 
+Shares = tuple[float | None, ...]
+"""What an area adds to each seat's estimate (None: nothing, the seat is out of it)."""
+
+
+@dataclass(slots=True, eq=False)
+class _Holdings:
+    """Every seat's worth for one set of cards, rooms and reserves (:func:`_holdings`), and
+    the memos of what the region adds to each seat's estimate in that situation.
+
+    Within a season the holdings change only when a card is taken or a room booked, so
+    a search meets the same few again and again; the region's areas, with the same cube
+    counts and parcels, come back too (the greedy players of a search judge ten moves of
+    one position, which differ in one or two areas), and are read from the memos rather
+    than worked out again."""
+
+    seats: list[_Seat]
+    standings: list[tuple[int, float, float, float, float]]
+    excavation: dict[tuple[object, ...], Any] = field(default_factory=dict)
+    """By the passing scale, an area's cube counts and parcels: each seat's :data:`Shares`
+    of the area; and by the passing scale, the cubes and the region: the whole region's
+    shares as (seat, share) pairs, area by area."""
+    survey: dict[tuple[object, ...], tuple[tuple[Seat, float], ...]] = field(default_factory=dict)
+    """By an area's survey steps (or cube counts and the passing scale) and parcels: what
+    each step adds to its player's estimate."""
+
+
+_HOLDINGS: dict[tuple[object, ...], _Holdings] = register({})
+_HOLDINGS_SIZE = 5_000
+_MEMO_SIZE = 20_000
+"""Entries of one of a holdings' memos before it is emptied (a bound, rarely reached)."""
+
+
+def _holdings(state: GameState, weights: Weights) -> _Holdings:
+    """The :class:`_Holdings` of ``state`` (remembered: they depend only on the key)."""
+    key = (
+        state.museum,
+        state.wings,
+        state.season,
+        None if weights is WEIGHTS else weights,  # hashing the dataclass costs ~1.4 us
+        *[(player.cards, player.reserve > 0) for player in state.players],
+    )
+    holdings = _HOLDINGS.get(key)
+    if holdings is None:
+        if len(_HOLDINGS) >= _HOLDINGS_SIZE:
+            _HOLDINGS.clear()
+        seats = [_seat_worth(state, seat, weights) for seat in range(len(state.players))]
+        holdings = _HOLDINGS[key] = _Holdings(seats, [worth.standing for worth in seats])
+    return holdings
+
 
 def _seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
     """What a player's cards and rooms are worth; they change rarely within a season, so
@@ -170,7 +326,7 @@ def _seat_worth(state: GameState, seat: Seat, weights: Weights) -> _Seat:
         player.reserve > 0,
         state.season,
         len(state.players),
-        weights,
+        None if weights is WEIGHTS else weights,  # hashing the dataclass costs ~1.4 us
     )
     worth = _SEAT_CACHE.get(key)
     if worth is None:
@@ -233,13 +389,6 @@ def _best_booking(
     return best
 
 
-def _standing(state: GameState, seat: Seat, worth: _Seat, weights: Weights) -> float:
-    """Points already certain plus the likely worth of the seasons to come."""
-    player = state.players[seat]
-    exhibition, series, future, powers, stock = worth.standing
-    return player.score + exhibition + series + future + powers + stock * player.stock
-
-
 def _parcel_worth(state: GameState, parcel: int, worth: _Seat) -> float:
     face = state.region[parcel]
     patron = _FACE_PATRON[face]
@@ -265,38 +414,70 @@ def _rank_values(
 
 
 def _add_excavation_areas(
-    state: GameState, seats: list[_Seat], values: list[float], weights: Weights
+    state: GameState,
+    all_cubes: tuple[int, ...],
+    holdings: _Holdings,
+    values: list[float],
+    weights: Weights,
 ) -> None:
-    """Each player's expected share of every area, from smooth chances of its ranks."""
-    players = len(state.players)
+    """Each player's expected share of every area, from smooth chances of its ranks, with
+    the cubes ``all_cubes`` on the region (``state.cubes``, or those after a placement:
+    nothing here reads ``state.cubes``)."""
+    memo = holdings.excavation
+    passing = state.passing
+    region = state.region
+    # First the whole region at once: a search's simulations start from the same few
+    # positions, so the first plies of each judge the same moves again.
+    whole = memo.get((passing, all_cubes, region))
+    if whole is None:
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        parts = []
+        for area in range(len(region) // 2):
+            mask = AREA_MASK[area]
+            counts = tuple([(cubes & mask).bit_count() for cubes in all_cubes])
+            key = (passing, counts, region[2 * area], region[2 * area + 1])
+            share = memo.get(key)
+            if share is None:
+                share = memo[key] = _area_shares(state, area, counts, holdings.seats, weights)
+            parts += [(i, part) for i, part in enumerate(share) if part is not None]
+        memo[(passing, all_cubes, region)] = whole = tuple(parts)
+    # Added one area at a time, in order, as without the memos: the same sums to the bit.
+    for i, part in whole:
+        values[i] += part
+
+
+def _area_shares(
+    state: GameState, area: int, counts: tuple[int, ...], seats: list[_Seat], weights: Weights
+) -> Shares:
+    """Each seat's expected share of ``area``: its chances of each rank times their worth."""
     holders = cube_holders(state)
     passing = state.passing
     active = tuple(h != NEUTRAL and h not in passing for h in holders)
     # Tie-break: a lower passing space wins; players still in will pass later than those out.
     order = tuple(passing.index(h) if h in passing else 10 for h in holders)
-    region = state.region
-    all_cubes = state.cubes
-    sharpness = weights.sharpness
-    for area in range(len(region) // 2):
-        mask = AREA_MASK[area]
-        counts = tuple([(cubes & mask).bit_count() for cubes in all_cubes])
-        key = (counts, active, order, players, sharpness)
-        chances = _AREA_CHANCES.get(key)
-        if chances is None:
-            if len(_AREA_CHANCES) >= _AREA_CHANCES_SIZE:
-                _AREA_CHANCES.clear()
-            chances = _AREA_CHANCES[key] = _rank_chances(counts, active, order, players, sharpness)
-        faces = (region[2 * area], region[2 * area + 1])
-        for i, chance in enumerate(chances):
-            if chance is None:
-                continue
-            worth = seats[i]
-            ranks = worth.ranks.get(faces)
-            if ranks is None:
-                ranks = worth.ranks[faces] = _rank_values(state, area, worth, weights)
-            first, second, third = chance
-            v1, v2, v3 = ranks
-            values[i] += first * v1 + second * v2 + third * v3
+    key = (counts, active, order, len(seats), weights.sharpness)
+    chances = _AREA_CHANCES.get(key)
+    if chances is None:
+        if len(_AREA_CHANCES) >= _AREA_CHANCES_SIZE:
+            _AREA_CHANCES.clear()
+        chances = _AREA_CHANCES[key] = _rank_chances(
+            counts, active, order, len(seats), weights.sharpness
+        )
+    faces = (state.region[2 * area], state.region[2 * area + 1])
+    shares: list[float | None] = []
+    for i, chance in enumerate(chances):
+        if chance is None:
+            shares.append(None)
+            continue
+        worth = seats[i]
+        ranks = worth.ranks.get(faces)
+        if ranks is None:
+            ranks = worth.ranks[faces] = _rank_values(state, area, worth, weights)
+        first, second, third = chance
+        v1, v2, v3 = ranks
+        shares.append(first * v1 + second * v2 + third * v3)
+    return tuple(shares)
 
 
 _AREA_CHANCES: dict[tuple[object, ...], tuple[tuple[float, float, float] | None, ...]] = register(
@@ -356,17 +537,38 @@ def _chance_above(
 
 
 def _add_survey_areas(
-    state: GameState, seats: list[_Seat], values: list[float], weights: Weights
+    state: GameState, holdings: _Holdings, values: list[float], weights: Weights
 ) -> None:
     """The survey: ranks are known; play each remaining step greedily for its player."""
+    memo = holdings.survey
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    seats = holdings.seats
+    region = state.region
     area = state.survey_area
-    _share_out(state, area, [(step, seat) for step, seat in state.survey_steps], seats, values)
-    for later in range(area + 1, len(state.region) // 2):
-        ranks = ranking(state, later)
-        plan = [
-            (SurveyStep.CHOOSE if r < 2 else SurveyStep.TAKE, seat) for r, seat in enumerate(ranks)
-        ]
-        _share_out(state, later, plan, seats, values)
+    steps = state.survey_steps
+    key: tuple[object, ...] = (steps, region[2 * area], region[2 * area + 1])
+    gains = memo.get(key)
+    if gains is None:
+        gains = memo[key] = _share_out(state, area, list(steps), seats)
+    for seat, gain in gains:
+        values[seat] += gain
+    passing = state.passing
+    all_cubes = state.cubes
+    for later in range(area + 1, len(region) // 2):
+        mask = AREA_MASK[later]
+        counts = tuple([(cubes & mask).bit_count() for cubes in all_cubes])
+        key = (counts, passing, region[2 * later], region[2 * later + 1])
+        gains = memo.get(key)
+        if gains is None:
+            ranks = ranking(state, later)
+            plan = [
+                (SurveyStep.CHOOSE if r < 2 else SurveyStep.TAKE, seat)
+                for r, seat in enumerate(ranks)
+            ]
+            gains = memo[key] = _share_out(state, later, plan, seats)
+        for seat, gain in gains:
+            values[seat] += gain
 
 
 def _share_out(
@@ -374,13 +576,15 @@ def _share_out(
     area: int,
     plan: list[tuple[SurveyStep, Seat]],
     seats: list[_Seat],
-    values: list[float],
-) -> None:
-    """Give each step's player the parcel they like best (or a booking, if better)."""
+) -> tuple[tuple[Seat, float], ...]:
+    """Give each step's player the parcel they like best (or a booking, if better): what
+    each step adds to its player's estimate, in order. It depends only on the plan, the
+    area's two parcels and the seats' worths (the memo's key)."""
+    gains: list[tuple[Seat, float]] = []
     left = [p for p in area_parcels(area) if state.region[p] != EMPTY]
     for index, (step, seat) in enumerate(plan):
         if not left:
-            return
+            break
         if seat == NEUTRAL or step is SurveyStep.PICK_NEUTRAL:
             # The neutral's parcel is discarded: the picker removes the one the next
             # real player wants most; otherwise it simply takes what is left.
@@ -394,7 +598,8 @@ def _share_out(
         best = max(left, key=lambda p: _parcel_worth(state, p, worth))
         gain = _parcel_worth(state, best, worth)
         if step is SurveyStep.CHOOSE and worth.book_worth > gain:
-            values[seat] += worth.book_worth
+            gains.append((seat, worth.book_worth))
             continue
-        values[seat] += gain
+        gains.append((seat, gain))
         left.remove(best)
+    return tuple(gains)

@@ -15,12 +15,11 @@ import random
 
 from core.actions import NEUTRAL_PARCEL, NEUTRAL_SKIP, PASS, TAKE, Action, field, from_code, kind_of
 from core.ai.bot import Level, Stop
-from core.ai.evaluate import advantage
+from core.ai.evaluate import advantage_after
 from core.cards import CARDS
 from core.moves import legal_codes
 from core.public import public_view
 from core.region import face_card
-from core.rules import apply_code
 from core.state import GameState, Phase
 
 _EASY_PASS_CHANCE = 0.1
@@ -91,7 +90,6 @@ class NormalBot:
 def rank_codes(view: GameState) -> list[tuple[float, int]]:
     """Every legal code of ``view`` with the heuristic advantage after it, best first."""
     seat = view.current
-    season = view.season
-    scored = [(advantage(apply_code(view, c), seat, season), c) for c in legal_codes(view)]
+    scored = [(advantage_after(view, c, seat), c) for c in legal_codes(view)]
     scored.sort(key=lambda pair: -pair[0])
     return scored

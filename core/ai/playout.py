@@ -13,7 +13,7 @@ import math
 import random
 
 from core.actions import PASS
-from core.ai.evaluate import advantage
+from core.ai.evaluate import advantage_after
 from core.moves import legal_codes
 from core.rules import apply_code
 from core.state import GameState, Phase
@@ -27,10 +27,10 @@ def greedy_code(state: GameState, rng: random.Random, samples: int) -> int:
         if PASS in codes and PASS not in keep:
             keep.append(PASS)
         codes = keep
-    seat, season = state.current, state.season
+    seat = state.current
     best_code, best_value = codes[0], -math.inf
     for action_code in codes:
-        value = advantage(apply_code(state, action_code), seat, season)
+        value = advantage_after(state, action_code, seat)
         if value > best_value:
             best_code, best_value = action_code, value
     return best_code

@@ -36,7 +36,7 @@ from core.rules import apply_code, redetermine
 from core.state import GameState
 
 DEFAULT_ITERATIONS = 400
-"""Simulations per decision by default: a median of 0.85 s of CPU time a decision with this
+"""Simulations per decision by default: a median of 0.64 s of CPU time a decision with this
 many in ``bench/bench_ai.py`` on a busy 2-core machine (the README says under which load;
 the bench prints the simulations per CPU second of the machine it runs on)."""
 DEFAULT_CAP = 5.0
