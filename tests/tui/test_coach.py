@@ -311,7 +311,8 @@ async def test_a_door_s_coached_game_is_a_table_against_the_easy_computer(store,
         await settle(pilot, lambda: isinstance(app.screen, GameScreen))
         again = cast(GameScreen, app.screen)
         assert again is not game and again.coach is not None
-        assert again.coach.shown == {Situation.PLACEMENT}
+        assert Situation.PLACEMENT in again.coach.shown  # remembered: not shown again
+        assert "a starts an excavation" not in (_note(app) or "")
         assert not isinstance(app.screen, LobbyScreen)
 
 

@@ -293,9 +293,9 @@ class LobbyScreen(Screen[None]):
         title = f"Tables on the server · you play as {self.directory.player}"
         if failing:
             title = f"✗ {failing_words(failing[0])} (n)"
-        shown = self.query_one("#lobby-title", Static)
-        if str(shown.render()) != title:  # a repaint only when it changes
-            shown.update(title)
+        titles = self.query("#lobby-title")  # none once the lobby has gone meanwhile
+        if titles and str(titles.first(Static).render()) != title:  # repainted on a change
+            titles.first(Static).update(title)
 
     def _say(self, words: str) -> None:
         if words != self._said:  # said again every 2 s: a repaint only when it changes
