@@ -114,7 +114,13 @@ class FarNoticesScreen(NoticesScreen):
         self._tell(self.state.said)
 
     def _tell(self, words: str) -> None:
-        self.query_one("#far-said", Static).update(words)
+        self._update("#far-said", words)
+
+    def _update(self, selector: str, words: str) -> None:
+        """Show ``words`` in the part ``selector``; nothing once the screen has gone (an
+        answer of the server may come after it was closed, or the app quit)."""
+        for part in self.query(selector).results(Static):
+            part.update(words)
 
     def _show_far(self) -> None:
         state = self.state
@@ -137,7 +143,7 @@ class FarNoticesScreen(NoticesScreen):
                 if ways
                 else "This server's host set up no e-mail and no push service."
             )
-        self.query_one("#far-channels", Static).update("\n".join(lines))
+        self._update("#far-channels", "\n".join(lines))
 
     def action_add(self, kind: str) -> None:
         from tui.screens.dialogs import LinePrompt
