@@ -19,14 +19,20 @@ from core.rules import apply_code
 from core.state import GameState, Phase
 
 
+def sampled(codes: list[int], rng: random.Random, samples: int) -> list[int]:
+    """``codes`` when there are at most ``samples``, else ``samples`` of them at random and
+    passing, if it is among them (a simulated player may always stop)."""
+    if len(codes) <= samples:
+        return codes
+    keep = rng.sample(codes, samples)
+    if PASS in codes and PASS not in keep:
+        keep.append(PASS)
+    return keep
+
+
 def greedy_code(state: GameState, rng: random.Random, samples: int) -> int:
     """The best of ``samples`` random legal codes of ``state`` (not over) by the heuristic."""
-    codes = legal_codes(state)
-    if len(codes) > samples:
-        keep = rng.sample(codes, samples)
-        if PASS in codes and PASS not in keep:
-            keep.append(PASS)
-        codes = keep
+    codes = sampled(legal_codes(state), rng, samples)
     seat = state.current
     best_code, best_value = codes[0], -math.inf
     for action_code in codes:

@@ -32,8 +32,9 @@ import msgspec
 
 from core.actions import PASS, Action, format_action, from_code, to_code
 from core.ai.bot import Stop
-from core.ai.evaluate import advantage, estimates
+from core.ai.evaluate import advantage_after, estimates
 from core.ai.players import rank_codes
+from core.ai.playout import sampled
 from core.ai.search import CANDIDATES, DEFAULT_ITERATIONS, ROUNDS_AHEAD, SAMPLES
 from core.analysis.exact import exact_values
 from core.analysis.exact import margins as _margins
@@ -219,19 +220,12 @@ class _Playouts:
         codes, values = known
         if len(codes) == 1:
             return codes[0]
-        if len(codes) > SAMPLES:
-            keep = rng.sample(codes, SAMPLES)
-            if PASS in codes and PASS not in keep:
-                keep.append(PASS)
-            codes = keep
         seat = state.current
         best_code, best_value = codes[0], -math.inf
-        for action_code in codes:
+        for action_code in sampled(codes, rng, SAMPLES):
             value = values.get(action_code)
             if value is None:
-                value = values[action_code] = advantage(
-                    apply_code(state, action_code), seat, state.season
-                )
+                value = values[action_code] = advantage_after(state, action_code, seat)
             if value > best_value:
                 best_code, best_value = action_code, value
         return best_code
