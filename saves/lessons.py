@@ -34,7 +34,6 @@ from typing import Final
 
 import msgspec
 
-from core.lessons import LESSONS
 from saves.atomic import write_atomically
 from saves.store import default_folder as saves_folder
 
@@ -77,8 +76,16 @@ def default_folder(cli_dir: str | None = None) -> Path:
     return saves_folder(cli_dir).parent / FOLDER_NAME
 
 
+def _order() -> list[str]:
+    """The lessons' keys in teaching order (the catalogue is loaded when progress is read
+    or written, not with ``saves``: every start of the game imports ``saves``)."""
+    from core.lessons import LESSONS
+
+    return [chosen.key for chosen in LESSONS]
+
+
 def _known() -> frozenset[str]:
-    return frozenset(chosen.key for chosen in LESSONS)
+    return frozenset(_order())
 
 
 class LessonProgress:
@@ -136,8 +143,7 @@ class LessonProgress:
         done = self.done(player)
         if key in done:
             return
-        order = [chosen.key for chosen in LESSONS]
-        keys = tuple(sorted(done | {key}, key=order.index))
+        keys = tuple(sorted(done | {key}, key=_order().index))
         self._write(ProgressFile(player=player, done=keys, coached=self._read(player).coached))
 
     def _write(self, stored: ProgressFile) -> None:

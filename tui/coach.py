@@ -94,68 +94,66 @@ def _passing_matters(state: core.GameState, seat: int) -> bool:
 def note(situation: Situation, state: core.GameState, legal: tuple[core.Action, ...]) -> str:
     """The note's words for ``situation`` in ``state`` (RULES.md's rules, the game's keys),
     its last line saying how to turn coaching off."""
-    return f"{_WORDS[situation](state, legal)}\n{OFF_WORDS}"
+    match situation:
+        case Situation.PASS:
+            words = _pass(state)
+        case Situation.SEASON_END:
+            words = _season_end(state)
+        case Situation.PATRON:
+            words = _patron(legal)
+        case _:
+            words = _WORDS[situation]
+    return f"Coach: {words}\n{OFF_WORDS}"
 
 
-def _placement(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
-    return (
-        "Coach: a starts an excavation: 1 cube on any free space (arrows, Enter). "
-        "b extends: 2 cubes next to yours. Each 2 parcels side by side are an area: "
-        "most cubes there at the survey picks first."
-    )
+_WORDS = {
+    Situation.PLACEMENT: (
+        "a starts an excavation: 1 cube on any free space (arrows, Enter). b extends: 2 "
+        "cubes next to yours. Each 2 parcels side by side are an area: most cubes there at "
+        "the survey picks first."
+    ),
+    Situation.NEUTRAL: (
+        "now the neutral cubes you hold (N): n puts one on any free space, m two (from a "
+        "neutral cube, in a chain), x none. The neutral ranks in areas like a player; the "
+        "parcels it takes are discarded."
+    ),
+    Situation.SURVEY: (
+        "area by area, most cubes ranks 1st (a tie: the lower passing space). 1st and 2nd "
+        "take a parcel (points now, its power next season) or book a Museum room with a "
+        "reserve cube: press the option's number."
+    ),
+    Situation.MUSEUM: (
+        "each wing has a 3-room opening onto a 5-room; a 2-room sits between two wings. A "
+        "5-room needs your cube next to it first. At the end each card scores your best "
+        "room of its wing (5, 3, 2, else 1)."
+    ),
+    Situation.FINAL: (
+        "last season. At the end each card scores the best room you hold in its wing (5, "
+        "3, 2, else 1); 5 more per set of all five patrons; the patronless card scores "
+        "nothing more."
+    ),
+}
+"""The notes that say the same in every position."""
 
 
-def _neutral(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
-    return (
-        "Coach: now the neutral cubes you hold (N): n puts one on any free space, m two "
-        "(from a neutral cube, in a chain), x none. The neutral ranks in areas like a "
-        "player; the parcels it takes are discarded."
-    )
-
-
-def _pass(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+def _pass(state: core.GameState) -> str:
     free = next((i + 1 for i, s in enumerate(state.passing) if s == EMPTY), None)
     space = f" (space {free} now)" if free is not None else ""
     return (
-        f"Coach: p passes: you take the lowest free passing space{space}. "
-        "The last to pass starts next season; lower spaces win survey ties. "
-        "Cubes left in your stock carry over."
+        f"p passes: you take the lowest free passing space{space}. The last to pass starts "
+        "next season; lower spaces win survey ties. Cubes left in your stock carry over."
     )
 
 
-def _survey(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+def _season_end(state: core.GameState) -> str:
     return (
-        "Coach: area by area, most cubes ranks 1st (a tie: the lower passing space). "
-        "1st and 2nd take a parcel (points now, its power next season) or "
-        "book a Museum room with a reserve cube: press the option's number."
+        f"season {state.season - 1} is scored: parcels gave their value at once. Cubes on "
+        "the region went back to reserves; stocks, cards and Museum rooms carry over. New "
+        "cubes came to your stock."
     )
 
 
-def _museum(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
-    return (
-        "Coach: each wing has a 3-room opening onto a 5-room; a 2-room sits between two "
-        "wings. A 5-room needs your cube next to it first. At the end each card scores "
-        "your best room of its wing (5, 3, 2, else 1)."
-    )
-
-
-def _season_end(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
-    return (
-        f"Coach: season {state.season - 1} is scored: parcels gave their value at once. "
-        "Cubes on the region went back to reserves; stocks, cards and Museum rooms "
-        "carry over. New cubes came to your stock."
-    )
-
-
-def _final(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
-    return (
-        "Coach: last season. At the end each card scores the best room you hold in its "
-        "wing (5, 3, 2, else 1); 5 more per set of all five patrons; the patronless "
-        "card scores nothing more."
-    )
-
-
-def _patron(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
+def _patron(legal: tuple[core.Action, ...]) -> str:
     keys = decisions.usable_keys(legal)
     powers = "; ".join(
         f"{key} {PATRON_POWERS[patron]}"
@@ -163,21 +161,9 @@ def _patron(state: core.GameState, legal: tuple[core.Action, ...]) -> str:
         if key in keys
     )
     return (
-        f"Coach: each card's power, once a season: {powers}. Worth it when it wins an "
-        "area or a room you could not reach otherwise."
+        f"each card's power, once a season: {powers}. Worth it when it wins an area or a "
+        "room you could not reach otherwise."
     )
-
-
-_WORDS = {
-    Situation.PLACEMENT: _placement,
-    Situation.NEUTRAL: _neutral,
-    Situation.PASS: _pass,
-    Situation.SURVEY: _survey,
-    Situation.MUSEUM: _museum,
-    Situation.SEASON_END: _season_end,
-    Situation.FINAL: _final,
-    Situation.PATRON: _patron,
-}
 
 
 OFF = "off"

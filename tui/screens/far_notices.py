@@ -96,7 +96,6 @@ class FarNoticesScreen(NoticesScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#far-keys").styles.margin = 0  # five addresses fit in 24 rows
         self._ask(notice.NoticesShow(0))
 
     @work(exclusive=True, group="far-notices")
