@@ -32,24 +32,23 @@ def table_game(where: str, table: int) -> str:
 
 
 class CoachedApp(Protocol):
-    """What :func:`coach_for` needs of the app: the player's save folder (their lesson
-    progress is beside it), who the player is, and a way to say a problem."""
+    """What :func:`coach_for` needs of the app: the save folder (the lesson progress is
+    beside it) and a way to say a problem."""
 
     store: saves.SaveStore
-
-    def learner(self) -> str: ...
 
     def notify(self, message: str, *, severity: SeverityLevel = ...) -> None: ...
 
 
-def coach_for(app: CoachedApp, game: str, *, new: bool = False) -> Coach | None:
+def coach_for(app: CoachedApp, game: str, player: str, *, new: bool = False) -> Coach | None:
     """The coach of ``game`` (see :func:`save_game`, :func:`table_game`) when it is one
-    of this terminal's player's coached games, going on from where it was left (the
-    player's lesson progress keeps it, see ``saves.lessons``); None for any other game.
-    ``new``: ``game`` becomes a coached game now."""
+    of ``player``'s coached games (the name they play it under: a saved game's human seat,
+    a table's player), going on from where it was left (the player's lesson progress keeps
+    it, see ``saves.lessons``); None for any other game. ``new``: ``game`` becomes a
+    coached game of ``player`` now."""
     from tui.screens.lessons import progress
 
-    kept, player = progress(app.store.folder), app.learner()
+    kept = progress(app.store.folder)
     record = () if new else kept.coached(player, game)
     if record is None:
         return None
@@ -93,7 +92,7 @@ def start_coached_game(app: LocalGames, name: str = "Ann") -> None:
         return
     app.session = session
     seat = LocalSeat(session, pace=app.computer_pause, take_over=app.store.take_over)
-    app.show_main(GameScreen(seat, coach=coach_for(app, save_game(session.name), new=True)))
+    app.show_main(GameScreen(seat, coach=coach_for(app, save_game(session.name), name, new=True)))
 
 
 COACHED_TABLE = "First game (coached)"
@@ -122,6 +121,6 @@ async def start_coached_table(app: LocalGames) -> None:
     except (TableUnavailable, SeatError) as exc:
         app.notify(str(exc), title="Cannot start", severity="error", timeout=10)
         return
-    coach = coach_for(app, table_game(directory.where, table.id), new=True)
+    coach = coach_for(app, table_game(directory.where, table.id), directory.player, new=True)
     app.keep_last_table(table.id)
     app.show_main(GameScreen(seat, coach=coach))

@@ -86,14 +86,16 @@ class LocalGames(App[None]):
         return super().get_default_screen()
 
     def _game_screen(self, session: saves.Session) -> GameScreen:
-        """The game screen playing ``session`` through a local seat (coached if it is one
-        of the player's coached games)."""
+        """The game screen playing ``session`` through a local seat (coached if it is its
+        human player's coached game)."""
         from table.local import LocalSeat
         from tui.coached_game import coach_for, save_game
         from tui.screens.game import GameScreen
 
         seat = LocalSeat(session, pace=self.computer_pause, take_over=self.store.take_over)
-        return GameScreen(seat, coach=coach_for(self, save_game(session.name)))
+        human = next((s.name for s in session.seats if s.kind == "human"), None)
+        coach = coach_for(self, save_game(session.name), human) if human is not None else None
+        return GameScreen(seat, coach=coach)
 
     def offer_to_resume(self, latest: saves.SaveSummary) -> None:
         """The dialog offering the latest unfinished game; loading another one and going

@@ -75,8 +75,6 @@ class SharedTables(App[None]):
 
         def withdraw(self, notice: int) -> None: ...
 
-        def learner(self) -> str: ...
-
     @work(exclusive=True, group="tables")
     async def _find_tables(self) -> None:
         """Reach the table server; its lobby when it answers, the local game otherwise."""
@@ -243,8 +241,9 @@ class SharedTables(App[None]):
         if table is not None and table.seats_here:
             if self.server_only:
                 self.keep_last_table(table.info.id)
-            where = self.directory.where if self.directory is not None else ""
-            coach = coach_for(self, table_game(where, table.info.id))
+            if self.directory is not None:
+                where, player = self.directory.where, self.directory.player
+                coach = coach_for(self, table_game(where, table.info.id), player)
         self.show_main(GameScreen(message.seat, coach=coach))
 
     def on_lobby_screen_closed(self, _message: LobbyScreen.Closed) -> None:

@@ -256,10 +256,14 @@ async def test_f2_turns_coaching_off_and_play_goes_on(store) -> None:
         assert game.coach.shown == {Situation.PLACEMENT}
 
 
-async def test_a_coached_game_reopened_is_coached_without_repeating_a_note(store) -> None:
-    """Left and opened again (days later): still coached, the notes it has shown not
-    shown again; once turned off, off for good. Another game stays uncoached."""
+async def test_a_coached_game_reopened_is_coached_without_repeating_a_note(
+    store, monkeypatch
+) -> None:
+    """Left and opened again (days later, by ``mykerinos --resume``, which knows no
+    ``learn --player`` name): still coached, the notes it has shown not shown again; once
+    turned off, off for good."""
     app = app_for(store, seed=11, offer_resume=False)
+    monkeypatch.setattr(app, "learner", lambda: "Ola")  # mykerinos learn --player Ola
     async with app.run_test(size=(80, 24)) as pilot:
         game = await _start(app, pilot)
         assert "a starts an excavation" in (_note(app) or "")
