@@ -3,7 +3,10 @@
 Prints:
 - start-up: seconds until the first interactive game frame (`mykerinos --resume` of a saved
   game, until "choose an action" is on screen) against a minimal Textual hello-world
-  (bench/hello_textual.py), medians of RUNS runs each, and their ratio (target ≤ 1.5);
+  (bench/hello_textual.py), medians of RUNS runs each, and their ratio (issue 29's target:
+  ≤ 1.2); with ``--baseline DIR`` (a checkout of an older commit, e.g. ``git worktree add
+  /tmp/base 6c12dab``) that tree's game is started too, in the same rotation, by this
+  virtualenv's Python with DIR first on ``sys.path`` (both trees then start the same way);
 - cursor moves: bytes written and seconds until the terminal goes quiet after each of 50
   moves over the region while a cube is being placed (targets: ≤ 2 KB, ≤ 50 ms median).
 
@@ -12,11 +15,14 @@ after one warm-up run each), as on any normal install: with it set, every start 
 recompile the project's own modules from source (~70 ms here), which the hello-world,
 made only of installed packages, never pays.
 
-Run: .venv/bin/python bench/bench_tui.py   (seed 1, 80×24, TERM=xterm-256color)
+Run: .venv/bin/python bench/bench_tui.py [--baseline DIR] [--runs N]
+(seed 1, 80×24, TERM=xterm-256color)
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -30,6 +36,9 @@ sys.path.insert(0, str(ROOT))
 PYTHON = sys.executable
 MYKERINOS = str(Path(PYTHON).parent / "mykerinos")
 RUNS = 9
+READY = "choose an action"
+HELLO = "hello-world"
+"""What the game's first interactive frame says."""
 MOVES = 50
 
 
@@ -38,10 +47,12 @@ def terminal(command: list[str]) -> Terminal:
     return Terminal(command, cols=80, rows=24, env={"PYTHONDONTWRITEBYTECODE": ""}, timeout=20)
 
 
-def start_up(command: list[str], text: str) -> float:
-    """Seconds from starting ``command`` until ``text`` is on its screen."""
+def start_up(command: list[str], text: str) -> tuple[float, float]:
+    """Seconds from starting ``command`` until ``text`` is on its screen, and the CPU
+    seconds it had used by then."""
     with terminal(command) as term:
-        return term.wait(text).seconds
+        step = term.wait(text)
+        return step.seconds, step.cpu
 
 
 def saved_game(folder: Path) -> str:
@@ -59,28 +70,58 @@ def saved_game(folder: Path) -> str:
     return session.name
 
 
+def launcher(tree: Path) -> list[str]:
+    """The game of the source tree ``tree``, started by this virtualenv's Python."""
+    code = f"import sys; sys.path.insert(0, {str(tree)!r}); from tui.__main__ import main; "
+    return [PYTHON, "-c", code + "sys.exit(main())"]
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", metavar="DIR", help="an older tree, timed alongside")
+    parser.add_argument("--runs", type=int, default=RUNS, help="start-ups of each program")
+    args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="mykerinos-bench-"))
     name = saved_game(folder)
-    game = [MYKERINOS, "--save-dir", str(folder), "--resume", name]
+    resume = ["--save-dir", str(folder), "--resume", name]
     hello = [PYTHON, str(ROOT / "bench" / "hello_textual.py")]
+    programs = {HELLO: (hello, "Hello, Textual")}
+    if args.baseline:
+        programs["before"] = (launcher(Path(args.baseline).resolve()) + resume, READY)
+        programs["after"] = (launcher(ROOT) + resume, READY)
+    else:
+        programs["first game frame"] = ([MYKERINOS, *resume], READY)
+    game = [MYKERINOS, *resume]
 
-    start_up(hello, "Hello, Textual")  # warm-up: bytecode caches, disk cache
-    start_up(game, "choose an action")
-    hello_times, game_times = [], []
-    for _ in range(RUNS):  # interleaved, so both see the same machine load
-        hello_times.append(start_up(hello, "Hello, Textual"))
-        game_times.append(start_up(game, "choose an action"))
-    h, g = statistics.median(hello_times), statistics.median(game_times)
-    print(f"start-up, median of {RUNS}: hello-world {h * 1000:.0f} ms, "
-          f"first game frame {g * 1000:.0f} ms, ratio {g / h:.2f} (target <= 1.5)")  # fmt: skip
-    # The machine may be shared: the fastest run of each is the least disturbed one.
-    h, g = min(hello_times), min(game_times)
-    print(f"start-up, fastest of {RUNS}: hello-world {h * 1000:.0f} ms, "
-          f"first game frame {g * 1000:.0f} ms, ratio {g / h:.2f}")  # fmt: skip
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    for command, text in programs.values():  # warm-up: bytecode caches, disk cache
+        start_up(command, text)
+    times: dict[str, list[float]] = {label: [] for label in programs}
+    cpu: dict[str, list[float]] = {label: [] for label in programs}
+    for _ in range(args.runs):  # interleaved, so all see the same machine load
+        for label, (command, text) in programs.items():
+            seconds, used = start_up(command, text)
+            times[label].append(seconds)
+            cpu[label].append(used)
+    # The machine may be shared: the fastest run of each is the least disturbed one, and
+    # the CPU time the figure a load changes least.
+    for how, runs, pick in (("median", times, statistics.median), ("fastest", times, min),
+                            ("CPU time, median", cpu, statistics.median)):  # fmt: skip
+        figures = {label: pick(values) for label, values in runs.items()}
+        base = figures[HELLO]
+        shown = ", ".join(
+            f"{label} {value * 1000:.0f} ms" + (f" ({value / base:.2f})" if label != HELLO else "")
+            for label, value in figures.items()
+        )
+        print(f"start-up, {how} of {args.runs} (ratio to the hello-world; target <= 1.2): {shown}")
+    if args.baseline:
+        for what, runs in (("wall", times), ("CPU", cpu)):
+            ratios = [a / b for a, b in zip(runs["after"], runs["before"], strict=True)]
+            print(f"after / before, {what} time run by run: median {statistics.median(ratios):.2f}")
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
     with terminal(game) as term:
-        term.wait("choose an action")
+        term.wait(READY)
         term.key("a")
         term.wait("cube 1 of 1")
         moves = []
@@ -88,10 +129,10 @@ def main() -> None:
             term.key("right" if (i // 7) % 2 == 0 else "left")
             moves.append(term.quiet(0.15))
     sizes = [move.bytes for move in moves]
-    times = [move.seconds for move in moves]
+    on_screen = [move.seconds for move in moves]
     print(f"cursor move, {len(moves)} moves: bytes median {statistics.median(sizes):.0f}, "
           f"max {max(sizes)} (target <= 2048); on screen median "
-          f"{statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
+          f"{statistics.median(on_screen) * 1000:.1f} ms, max {max(on_screen) * 1000:.1f} ms "
           f"(target <= 50 ms)")  # fmt: skip
 
 

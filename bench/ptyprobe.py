@@ -60,6 +60,9 @@ class Step:
     key: str | None
     seconds: float
     bytes: int
+    cpu: float = 0.0
+    """CPU seconds the program had used, all its threads, when the step ended (``wait``
+    only: a figure a loaded machine barely changes, unlike ``seconds``)."""
 
 
 class Terminal:
@@ -103,11 +106,11 @@ class Terminal:
         while text not in self.screen_text():
             if time.monotonic() >= deadline or self._pump(deadline) is False:
                 raise ProbeError(f"{text!r} did not appear: {self.screen_text()[-300:]!r}")
-        seconds = time.monotonic() - self.since
+        seconds, cpu = time.monotonic() - self.since, self.cpu_seconds()
         settle = time.monotonic() + SETTLE
         while self._pump(settle):
             pass
-        return Step(self.last_key, seconds, len(self.output) - self.mark)
+        return Step(self.last_key, seconds, len(self.output) - self.mark, cpu)
 
     def quiet(self, gap: float) -> Step:
         """Until the program has written something, then nothing for ``gap`` seconds;
@@ -125,6 +128,17 @@ class Terminal:
         if len(self.output) == written:
             raise ProbeError(f"nothing was written after {self.last_key!r}")
         return Step(self.last_key, last - self.since, len(self.output) - self.mark)
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the program's live threads so far (Linux's ``schedstat``, in
+        nanoseconds); 0.0 where there is none to read."""
+        total = 0
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{self.pid}/task"):
+                path = f"/proc/{self.pid}/task/{task}/schedstat"
+                with contextlib.suppress(OSError, ValueError, IndexError), open(path) as stat:
+                    total += int(stat.read().split()[0])
+        return total / 1e9
 
     def screen_text(self) -> str:
         """What was written since the last key, escape sequences removed."""
