@@ -21,11 +21,13 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from tui import collector
+
 if TYPE_CHECKING:
     from textual.driver import Driver
 
     import saves
-    from table.client.directory import ServerAddress
+    from table.client.server_address import ServerAddress
 
 SUBCOMMANDS = (
     ("serve", "run the table server, with doors for friends (--ssh, --web)"),
@@ -207,17 +209,22 @@ def learn(argv: list[str], driver: type[Driver] | None = None) -> int:
         print(NO_TERMINAL, file=sys.stderr)
         return 2
     set_escape_delay()
-    from table.address import socket_path
-    from table.client.directory import ServerAddress
-    from tui.app import make_app
+    if driver is None:
+        collector.pause()
+    try:
+        from table.address import socket_path
+        from table.client.server_address import ServerAddress
+        from tui.app import make_app
 
-    # The address names the player (--player): the lessons never dial the server.
-    server = ServerAddress(socket_path(None), args.player) if args.player else None
-    app = make_app(args.save_dir, server=server, lessons=True)
-    if driver is not None:
-        app.driver_class = driver
-    app.run()
-    return app.return_code or 0
+        # The address names the player (--player): the lessons never dial the server.
+        server = ServerAddress(socket_path(None), args.player) if args.player else None
+        app = make_app(args.save_dir, server=server, lessons=True)
+        if driver is not None:
+            app.driver_class = driver
+        app.run()
+        return app.return_code or 0
+    finally:
+        collector.resume()  # if the app never drew a frame
 
 
 MAX_CARDS_FILE = 20_000
@@ -284,6 +291,21 @@ def _run(args: argparse.Namespace, driver: type[Driver] | None = None) -> int:
         if problems:
             return 2
     set_escape_delay()
+    if driver is None and has_terminal():
+        collector.pause()
+    try:
+        return _play(args, driver, ticket, cards)
+    finally:
+        collector.resume()  # if the app never drew a frame
+
+
+def _play(
+    args: argparse.Namespace,
+    driver: type[Driver] | None,
+    ticket: str | None,
+    cards: str | None,
+) -> int:
+    """The app of ``_run``'s checked arguments, run to its end."""
     from tui.app import make_app
 
     app = make_app(
@@ -321,7 +343,7 @@ def _server_address(args: argparse.Namespace, ticket: str | None = None) -> Serv
     if args.local or args.seed is not None or args.resume is not None or args.cards:
         return None
     from table.address import socket_path
-    from table.client.directory import ServerAddress
+    from table.client.server_address import ServerAddress
 
     return ServerAddress(socket_path(args.socket), args.player, ticket)
 

@@ -32,6 +32,7 @@ from textual.binding import Binding, BindingType
 from textual.notifications import Notification, Notify
 from textual.screen import ModalScreen, Screen
 
+from tui import collector
 from tui.local_games import LocalGames
 from tui.shared_tables import SharedTables
 
@@ -195,6 +196,10 @@ class MykerinosApp(SharedTables, LocalGames):
             self.exit()
 
     # ---------------------------------------------------------------- start-up
+
+    def on_ready(self) -> None:
+        """The first frame is on screen: the collector resumes (:mod:`tui.collector`)."""
+        collector.resume()
 
     def on_mount(self) -> None:
         self._install_signal_handlers()
