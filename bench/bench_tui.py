@@ -2,7 +2,8 @@
 
 Prints:
 - start-up: seconds until the first interactive game frame (`mykerinos --resume` of a saved
-  game, until "choose an action" is on screen) against a minimal Textual hello-world
+  game, until "choose an action" is on screen), and until the new-game form of a first start
+  (no saved game, no table server), against a minimal Textual hello-world
   (bench/hello_textual.py), medians of RUNS runs each, and their ratio (issue 29's target:
   ≤ 1.2); with ``--baseline DIR`` (a checkout of an older commit, e.g. ``git worktree add
   /tmp/base 6c12dab``) that tree's game is started too, in the same rotation, by this
@@ -38,6 +39,8 @@ MYKERINOS = str(Path(PYTHON).parent / "mykerinos")
 RUNS = 9
 READY = "choose an action"
 HELLO = "hello-world"
+FORM = "Enter starts"
+"""What the new-game form, the first frame of a first start, says."""
 """What the game's first interactive frame says."""
 MOVES = 50
 
@@ -84,13 +87,17 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="mykerinos-bench-"))
     name = saved_game(folder)
     resume = ["--save-dir", str(folder), "--resume", name]
+    # A first start: no saved game, no table server (the socket's folder is empty).
+    empty = Path(tempfile.mkdtemp(prefix="mykerinos-bench-empty-"))
+    first = ["--save-dir", str(empty), "--socket", str(empty / "none.sock")]
     hello = [PYTHON, str(ROOT / "bench" / "hello_textual.py")]
     programs = {HELLO: (hello, "Hello, Textual")}
+    trees = {"": [MYKERINOS]}
     if args.baseline:
-        programs["before"] = (launcher(Path(args.baseline).resolve()) + resume, READY)
-        programs["after"] = (launcher(ROOT) + resume, READY)
-    else:
-        programs["first game frame"] = ([MYKERINOS, *resume], READY)
+        trees = {"before, ": launcher(Path(args.baseline).resolve()), "after, ": launcher(ROOT)}
+    for tree, command in trees.items():
+        programs[f"{tree}game frame"] = ([*command, *resume], READY)
+        programs[f"{tree}new-game form"] = ([*command, *first], FORM)
     game = [MYKERINOS, *resume]
 
     print(f"load average {os.getloadavg()[0]:.1f}")
@@ -114,10 +121,12 @@ def main() -> None:
             for label, value in figures.items()
         )
         print(f"start-up, {how} of {args.runs} (ratio to the hello-world; target <= 1.2): {shown}")
-    if args.baseline:
+    for frame in ("game frame", "new-game form") if args.baseline else ():
         for what, runs in (("wall", times), ("CPU", cpu)):
-            ratios = [a / b for a, b in zip(runs["after"], runs["before"], strict=True)]
-            print(f"after / before, {what} time run by run: median {statistics.median(ratios):.2f}")
+            ratios = [a / b for a, b in zip(runs[f"after, {frame}"], runs[f"before, {frame}"],
+                                            strict=True)]  # fmt: skip
+            print(f"{frame}, after / before, {what} time run by run: "
+                  f"median {statistics.median(ratios):.2f}")  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.1f}")
 
     with terminal(game) as term:

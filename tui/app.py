@@ -276,12 +276,13 @@ class MykerinosApp(SharedTables, LocalGames):
         """Make ``screen`` the one screen in view, above the app's base screen (which is the
         resumed game when the app started with one: it is stopped, never popped); the
         too-small guard is put back on top if needed."""
-        from tui.screens.game import GameScreen
-
         while len(self.screen_stack) > 1:
             self.pop_screen()
         base = self.screen_stack[0]
-        if isinstance(base, GameScreen):
+        # Not imported for this test alone: a first start's new-game form needs none of the
+        # game screen, and a module never loaded cannot be the base screen's.
+        game = sys.modules.get("tui.screens.game")
+        if game is not None and isinstance(base, game.GameScreen):
             base.leave()
         self.push_screen(screen)
         self.check_size()

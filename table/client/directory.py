@@ -1,7 +1,8 @@
 """The lobby's side of a table server: where it listens, a connection to it, its tables.
 
-:class:`ServerAddress` says where the server listens and who this terminal's player
-claims to be; its :meth:`~ServerAddress.directory` is the lobby's :class:`TableDirectory`
+:class:`ServerAddress` (:mod:`table.client.server_address`, re-exported here) says where
+the server listens and who this terminal's player claims to be; its
+:meth:`~ServerAddress.directory` is the lobby's :class:`TableDirectory`
 (the tables, creating one, the ladder, sitting or watching), which opens each table on a
 connection of its own as a :class:`table.client.seat.RemoteSeat`. Both speak to the server
 through a :class:`Link`, the one connection's interface (:mod:`table.client.connection`
@@ -14,26 +15,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import msgspec
 
 from table import protocol as wire
+from table.client.server_address import ServerAddress as ServerAddress
+from table.client.server_address import TableUnavailable as TableUnavailable
 from table.protocol_notices import NoticeRequest, NoticeState
 from table.seat import SeatError
 
 if TYPE_CHECKING:
     from table.client.analysis import TableAnalysis
     from table.client.seat import RemoteSeat
-
-DIAL_TIMEOUT = 2.0
-"""Seconds to reach the server before playing on this machine instead."""
-
-
-class TableUnavailable(Exception):
-    """The server cannot be reached or refused the request; ``str`` is one sentence."""
 
 
 class Link(Protocol):
@@ -64,38 +58,6 @@ Dial = Callable[[], Awaitable[Link]]
 Keep = Callable[[str, bytes], str]
 """Stores an exported game's save-file bytes under a name; returns the sentence to show,
 raises :class:`SeatError` saying why not."""
-
-
-@dataclass(frozen=True)
-class ServerAddress:
-    """Where the table server listens, and who this terminal's player claims to be (None:
-    the login name; a shared game account names its players, see ``--trust-account``); in
-    a door's session, the ticket the door gave it, sent on every dial (it is a secret:
-    never in a repr)."""
-
-    socket: Path
-    player: str | None = None
-    ticket: str | None = field(default=None, repr=False)
-
-    async def dial(self) -> Link:
-        from table.client.connection import connect
-
-        connecting = connect(self.socket, self.player, self.ticket)
-        return await asyncio.wait_for(connecting, DIAL_TIMEOUT)
-
-    async def directory(self, keep: Keep | None = None) -> TableDirectory:
-        """The server's lobby (its games exported through ``keep``); raises
-        :class:`TableUnavailable` saying why not."""
-        from table.client.connection import Refused
-
-        try:
-            link = await self.dial()
-        except Refused as exc:  # before OSError, its base: the server said no
-            raise TableUnavailable(f"The table server refused this terminal: {exc}") from None
-        except (OSError, TimeoutError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "no answer"
-            raise TableUnavailable(f"No table server at {self.socket} ({reason}).") from None
-        return TableDirectory(link, self.dial, str(self.socket), keep)
 
 
 _Reply = TypeVar("_Reply")
