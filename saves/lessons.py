@@ -26,7 +26,6 @@ mark (the lesson is then simply offered again). Imports ``core`` only.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import stat
 from pathlib import Path
@@ -96,6 +95,8 @@ class LessonProgress:
 
     def path(self, player: str) -> Path:
         """The file of ``player``'s progress: a hash of the name, never the name itself."""
+        import hashlib  # here: its OpenSSL costs a start of the game 5 ms
+
         digest = hashlib.sha256(player.encode("utf-8", "surrogatepass")).hexdigest()
         return self.folder / f"{digest[:40]}.json"
 

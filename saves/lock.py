@@ -36,7 +36,6 @@ import errno
 import fcntl
 import getpass
 import os
-import secrets
 import socket
 import stat
 import tempfile
@@ -236,7 +235,7 @@ def _open_elsewhere(folder: Path, name: str, holder: Holder | bool) -> GameOpenE
 
 def _install(folder: Path, name: str, deleted: bool) -> Claim:
     holder = Holder(
-        token=secrets.token_hex(8),
+        token=os.urandom(8).hex(),  # secrets.token_hex(8), without importing it
         pid=os.getpid(),
         user=_USER,
         host=_HOST,

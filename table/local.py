@@ -18,11 +18,14 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import core
 import saves
-from core.ai import Bot, make_bot
 from table.seat import LegalActions, Listener, OpenElsewhere, Player, SeatError, Update
+
+if TYPE_CHECKING:
+    from core.ai import Bot
 
 BOT_SEED_STRIDE = 8
 """A computer seat's bot is seeded ``game seed * 8 + seat``: each seat differs, and a
@@ -263,6 +266,8 @@ class LocalSeat:
                 self._apply(action)
 
     def _bot(self, seat: int) -> Bot:
+        from core.ai import make_bot  # here: a hot-seat game never loads the computers
+
         if seat not in self._bots:
             level = self.session.seat_level(seat) or "normal"
             self._bots[seat] = make_bot(level, seed=self.session.seed * BOT_SEED_STRIDE + seat)

@@ -195,7 +195,7 @@ def learn(argv: list[str], driver: type[Driver] | None = None) -> int:
     parser.add_argument("--player", metavar="NAME", help="whose lessons (default: you)")
     parser.add_argument("--save-dir", metavar="DIR", help="folder of the saved games")
     args = parser.parse_args(argv)
-    from table.client.status import TICKET_ENV
+    from table.client import TICKET_ENV
 
     if os.environ.get(TICKET_ENV) is not None:  # a door's lobby has the lessons (l)
         print("mykerinos: a door's session plays at the table server only", file=sys.stderr)
@@ -273,7 +273,7 @@ def door_refusal(args: argparse.Namespace) -> str | None:
 def _run(args: argparse.Namespace, driver: type[Driver] | None = None) -> int:
     """The game; ``driver``: the Textual driver a door chose for its session (the web
     door's, under which there is no terminal), else the terminal's own."""
-    from table.client.status import TICKET_ENV
+    from table.client import TICKET_ENV
 
     ticket = os.environ.get(TICKET_ENV)  # set, even empty: a door started this process
     if ticket is not None:

@@ -46,7 +46,7 @@ from saves.analysis import keep_in_file, kept_analysis, merged, read_game
 from saves.format import MAX_SEED
 from saves.replay import deck_of
 from table.analysis import NOT_FINISHED, AnalysisRefused, Progress, analyse
-from table.client.status import TICKET_ENV
+from table.client import TICKET_ENV
 
 PROG = "mykerinos analyse"
 INTERRUPTED = 130

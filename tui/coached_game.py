@@ -16,6 +16,8 @@ import saves
 from tui.coach import Coach
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from textual.notifications import SeverityLevel
 
     from tui.local_games import LocalGames
@@ -40,14 +42,19 @@ class CoachedApp(Protocol):
     def notify(self, message: str, *, severity: SeverityLevel = ...) -> None: ...
 
 
+def progress(save_folder: Path) -> saves.LessonProgress:
+    """The players' progress, beside the save folder ``save_folder`` (so ``--save-dir``
+    moves it too, as ``mykerinos learn --list`` reads it); through a door, the door's
+    player's own."""
+    return saves.LessonProgress(saves.lessons_folder(str(save_folder)))
+
+
 def coach_for(app: CoachedApp, game: str, player: str, *, new: bool = False) -> Coach | None:
     """The coach of ``game`` (see :func:`save_game`, :func:`table_game`) when it is one
     of ``player``'s coached games (the name they play it under: a saved game's human seat,
     a table's player), going on from where it was left (the player's lesson progress keeps
     it, see ``saves.lessons``); None for any other game. ``new``: ``game`` becomes a
     coached game of ``player`` now."""
-    from tui.screens.lessons import progress
-
     kept = progress(app.store.folder)
     record = () if new else kept.coached(player, game)
     if record is None:

@@ -265,7 +265,8 @@ class LocalGames(App[None]):
     def open_lessons(self, back: str | None = None, select: int = 0) -> None:
         """The list of lessons, ``select`` under the cursor; ``back``: where its Esc goes
         (``new`` or ``lobby``; None: as last time)."""
-        from tui.screens.lessons import LessonsScreen, catalogue, progress
+        from tui.coached_game import progress
+        from tui.screens.lessons import LessonsScreen, catalogue
 
         if back is not None:
             self.lessons_back = back
@@ -305,7 +306,7 @@ class LocalGames(App[None]):
         self.show_main(LessonScreen(seat, index + 1, len(lessons)))
 
     def on_lesson_screen_finished(self, message: LessonScreen.Finished) -> None:
-        from tui.screens.lessons import progress
+        from tui.coached_game import progress
 
         try:
             progress(self.store.folder).mark_done(self.learner(), message.key)

@@ -17,7 +17,7 @@ import sys
 
 
 def main() -> int:
-    from table.client.status import TICKET_ENV
+    from table.client import TICKET_ENV
     from table.lifeline import die_with
 
     if TICKET_ENV not in os.environ:

@@ -18,22 +18,46 @@ Everything is deterministic for a seed, and pure: no processes, no clock (the ca
 decisions in parallel and keeps the result; see ``table/analysis.py``).
 """
 
-from core.analysis.judge import (
-    ANALYSIS_VERSION,
-    SIMULATIONS,
-    Analysis,
-    Judgement,
-    decisions,
-    judge,
-)
-from core.analysis.report import (
-    BLUNDER,
-    MISTAKE,
-    PlayerSummary,
-    in_words,
-    summarise,
-    turning_points,
-)
+from typing import TYPE_CHECKING, Any
+
+from core.analysis.records import ANALYSIS_VERSION, Analysis, Judgement, decisions
+
+if TYPE_CHECKING:
+    from core.analysis.judge import SIMULATIONS, judge
+    from core.analysis.report import (
+        BLUNDER,
+        MISTAKE,
+        PlayerSummary,
+        in_words,
+        summarise,
+        turning_points,
+    )
+
+_LATER = {
+    "SIMULATIONS": "core.analysis.judge",
+    "judge": "core.analysis.judge",
+    **dict.fromkeys(
+        ("BLUNDER", "MISTAKE", "PlayerSummary", "in_words", "summarise", "turning_points"),
+        "core.analysis.report",
+    ),
+}
+"""What is imported at first use (PEP 562): the records are decoded with every saved game,
+the judge and its report only when a game is analysed (their imports are the hard
+computer's search)."""
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name not in _LATER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(_LATER[name])
+    # Importing core.analysis.judge made ``judge`` this package's name for the module:
+    # the function takes its place, as the eager import used to.
+    globals().update({later: getattr(module, later) for later, where in _LATER.items()
+                      if where == module.__name__})  # fmt: skip
+    return globals()[name]
+
 
 __all__ = [
     "ANALYSIS_VERSION",

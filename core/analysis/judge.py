@@ -25,10 +25,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Collection, Sequence
-from typing import Annotated, Final
-
-import msgspec
+from typing import Final
 
 from core.actions import PASS, Action, format_action, from_code, to_code
 from core.ai.bot import Stop
@@ -38,70 +35,15 @@ from core.ai.playout import sampled
 from core.ai.search import CANDIDATES, DEFAULT_ITERATIONS, ROUNDS_AHEAD, SAMPLES
 from core.analysis.exact import exact_values
 from core.analysis.exact import margins as _margins
+from core.analysis.records import Judgement
 from core.moves import legal_codes
 from core.public import public_view
 from core.rules import apply_code
 from core.state import GameState, Phase
 
-ANALYSIS_VERSION: Final = 2
-"""Bumped whenever a judgement would come out differently: a kept analysis of another
-version is made again rather than mixed with new judgements. (2: simulations stop at the
-end of the decision's season; candidates with the same effect share one value; an exact
-search is tried only when it can fit.)"""
 SIMULATIONS: Final = DEFAULT_ITERATIONS
 """Simulations of one decision in all (shared evenly by its candidates): as many as the
 hard computer spends on a decision."""
-
-_Margin = Annotated[float, msgspec.Meta(ge=-1000.0, le=1000.0)]
-_Notation = Annotated[str, msgspec.Meta(max_length=40)]
-_Seat = Annotated[int, msgspec.Meta(ge=0, le=3)]
-
-
-class Judgement(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One decision judged. Values are expected final margins of the deciding ``seat``."""
-
-    index: Annotated[int, msgspec.Meta(ge=0)]
-    """The action's 0-based position in the game's action log."""
-    season: Annotated[int, msgspec.Meta(ge=1, le=4)]
-    seat: _Seat
-    played: _Notation
-    """What was played, in :func:`core.format_action`'s notation."""
-    best: _Notation
-    """The best candidate (``played`` when nothing was better)."""
-    loss: Annotated[float, msgspec.Meta(ge=0.0, le=2000.0)]
-    """``values[best] - values[played]``."""
-    values: Annotated[dict[_Notation, _Margin], msgspec.Meta(max_length=64)]
-    """Each candidate judged (at least ``played`` and ``best``), by notation."""
-    margins: Annotated[tuple[_Margin, ...], msgspec.Meta(min_length=2, max_length=4)]
-    """Every seat's expected final margin after the played action (for the chart)."""
-    exact: bool
-    """Searched exactly to the end of the game (nothing hidden remained)."""
-
-
-class Analysis(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A game's analysis as kept with it (in a save file, in a table's export)."""
-
-    version: int
-    """The :data:`ANALYSIS_VERSION` that made it."""
-    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
-    seats: Annotated[tuple[_Seat, ...], msgspec.Meta(max_length=4)]
-    """Whose decisions were asked for."""
-    decisions: Annotated[tuple[Judgement, ...], msgspec.Meta(max_length=4000)]
-    """The decisions judged so far, in the game's order."""
-    complete: bool
-    """Every decision of ``seats`` is judged (False: it was stopped part-way)."""
-
-
-def decisions(
-    states: Sequence[GameState], actions: Sequence[Action], seats: Collection[int] | None = None
-) -> list[int]:
-    """The indexes of the actions that were decisions of ``seats`` (everyone by default):
-    those played where more than one action was legal."""
-    return [
-        index
-        for index, state in enumerate(states[: len(actions)])
-        if (seats is None or state.current in seats) and len(legal_codes(state)) > 1
-    ]
 
 
 def judge(

@@ -8,7 +8,7 @@ from typing import Final
 import msgspec
 
 from core.actions import Action, parse_action, to_code
-from core.analysis.judge import Judgement
+from core.analysis.records import Judgement
 from core.explain import describe_code
 from core.state import GameState, Phase
 

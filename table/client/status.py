@@ -30,6 +30,8 @@ import sys
 import time
 import unicodedata
 
+from table.client import TICKET_ENV
+
 VERSION = 3
 """``table.protocol.VERSION``."""
 DEADLINE = 2.0
@@ -38,10 +40,6 @@ MAX_FRAME = 1024 * 1024
 """The longest frame read: a lobby of the server's 500 tables is about half of it."""
 
 HEADER = struct.Struct(">I")
-
-TICKET_ENV = "MYKERINOS_TICKET"
-"""The environment variable holding the ticket a door gives each session it starts
-(``mykerinos`` then plays at the table server only, as the ticket's player)."""
 
 
 class BrokenServer(Exception):

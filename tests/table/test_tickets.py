@@ -22,7 +22,7 @@ import msgspec
 import pytest
 
 from table import protocol as wire
-from table.client import status
+from table.client import TICKET_ENV, status
 from table.client.connection import Refused, connect
 from table.server.connections import login_of
 from table.server.hub import Hub
@@ -176,7 +176,7 @@ async def test_status_with_a_ticket_names_that_player_s_turns(
     me, turns = await asyncio.to_thread(status.my_turns, path, "ann", tickets[waiting])
     assert (me, turns) == (waiting, [])
     # The command reads the ticket from the environment, as a door's session has it.
-    monkeypatch.setenv(status.TICKET_ENV, tickets[deciding])
+    monkeypatch.setenv(TICKET_ENV, tickets[deciding])
     assert await asyncio.to_thread(status.main, ["--socket", path]) == 0
     assert capsys.readouterr().out.strip() == "Your turn at 1 table: Door game (s1)"
     hub.revoke_ticket(tickets[deciding])

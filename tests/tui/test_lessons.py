@@ -18,7 +18,7 @@ import core.lessons
 from core.lessons import Lesson, Step
 from tests.table.test_tickets import serving
 from tests.tui.conftest import app_for, settle
-from tui import decisions
+from tui import coached_game, decisions
 from tui.screens import lessons as lessons_screen
 from tui.screens.lesson import LessonPanel, LessonScreen
 from tui.screens.lessons import LessonsScreen
@@ -80,7 +80,7 @@ def kept(monkeypatch: pytest.MonkeyPatch) -> FakeProgress:
     # into any module that first imports it meanwhile (tui.learn_cli, saves.lessons).
     monkeypatch.setattr(lessons_screen, "catalogue", lambda: (PASSING, SECOND))
     progress = FakeProgress()
-    monkeypatch.setattr(lessons_screen, "progress", lambda folder: progress)
+    monkeypatch.setattr(coached_game, "progress", lambda folder: progress)
     return progress
 
 

@@ -12,8 +12,7 @@ Also here, what the flow reads of the lessons and their progress: :func:`catalog
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -36,32 +35,11 @@ COACHED_TITLE = "A coached first game against the easy computer"
 DONE_MARK, TODO_MARK = "✓", "·"
 
 
-class Progress(Protocol):
-    """The lessons a player has done (``saves.lessons.LessonProgress``'s contract)."""
-
-    def done(self, player: str) -> set[str]: ...
-
-    def mark_done(self, player: str, key: str) -> None: ...
-
-    def coached(self, player: str, game: str) -> tuple[str, ...] | None: ...
-
-    def keep_coached(self, player: str, game: str, shown: tuple[str, ...]) -> None: ...
-
-
 def catalogue() -> tuple[Lesson, ...]:
     """The lessons in teaching order."""
     from core.lessons import LESSONS
 
     return LESSONS
-
-
-def progress(save_folder: Path) -> Progress:
-    """The players' progress, beside the save folder ``save_folder`` (so ``--save-dir``
-    moves it too, as ``mykerinos learn --list`` reads it); through a door, the door's
-    player's own."""
-    from saves.lessons import LessonProgress, default_folder
-
-    return LessonProgress(default_folder(str(save_folder)))
 
 
 class LessonsRequested(Message):

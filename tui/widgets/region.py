@@ -9,6 +9,7 @@ posts `RegionView.SpaceChosen`; the screen decides what it means.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -28,7 +29,14 @@ from core.region import WIDTH, area_of, rows_in, spaces_of
 from tui import look
 
 Space = int
-_CONSOLE = Console(width=200, color_system="truecolor", legacy_windows=False)
+
+
+@functools.cache
+def _console() -> Console:
+    """The console region lines are rendered with (made when first drawn, not at import)."""
+    return Console(width=200, color_system="truecolor", legacy_windows=False)
+
+
 """Only turns the legend's Text into segments (Text.render needs a console)."""
 
 
@@ -301,7 +309,7 @@ class RegionView(Widget, can_focus=True):
         indent = Segment(" " * min(3, width - widest))  # under the row labels, if it fits
         strips = []
         for line in legend:
-            segments = [indent, *line.render(_CONSOLE)]
+            segments = [indent, *line.render(_console())]
             # Every segment styled: the NO_COLOR filter cannot take a segment without a style.
             strips.append(Strip([Segment(s.text, s.style or Style()) for s in segments]))
         return strips
