@@ -10,7 +10,6 @@ from __future__ import annotations
 from operator import getitem
 
 from core.actions import (
-    A_SHIFT,
     BLACKMORE,
     BOOK,
     BROWN,
@@ -32,7 +31,7 @@ from core.actions import (
 )
 from core.caches import register
 from core.cards import PATRON_OF, Patron
-from core.museum import open_rooms
+from core.museum import FIVE_ROOM_DOORS, ROOMS, WINGS
 from core.region import (
     AREA_MASK,
     COL_H,
@@ -161,32 +160,40 @@ def _blackmore_tables() -> tuple[RowTable, RowTable]:
 
 def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
     """Append the codes of ``kind`` for every ``first`` in ``firsts`` and ``second`` in
-    ``seconds`` next to it (``firsts`` is a frontier: a handful of spaces)."""
-    tails = _PAIR_TAILS[kind]
-    for row_spaces in ROW_SPACES:
-        if not firsts:
-            break
-        spaces = row_spaces[firsts & 255]
-        firsts >>= 8
-        for a in spaces:
-            near = NEIGHBOURS[a] & seconds
-            if near:
-                try:
-                    out += tails[a][near]
-                except KeyError:
-                    out += _pair_tail(kind, a, near)
+    ``seconds`` next to it (``firsts`` is a frontier: a handful of spaces, so it is read
+    bit by bit, which beats row by row for so few)."""
+    tails = _PAIR_TABLES.get(kind) or _pair_table(kind)
+    while firsts:
+        low = firsts & -firsts
+        a = low.bit_length() - 1
+        out += tails[a][NEIGHBOURS[a] & seconds]
+        firsts ^= low
 
 
-# _PAIR_TAILS[kind][a][near]: the codes of ``kind`` from ``a`` to each space of ``near``.
-_PAIR_TAILS: dict[int, tuple[dict[int, tuple[int, ...]], ...]] = {
-    kind: tuple(register({}) for _ in NEIGHBOURS) for kind in (EXTEND, VIOLET_B, LEMON_B, NEUTRAL_B)
-}
+# _PAIR_TABLES[kind][a][near]: the codes of ``kind`` from ``a`` to each space of ``near``,
+# for every set ``near`` of ``a``'s neighbours (at most 16 a space), all made at first use
+# so that a look-up never misses.
+_PAIR_TABLES: dict[int, tuple[dict[int, tuple[int, ...]], ...]] = register({})
 
 
-def _pair_tail(kind: int, a: int, near: int) -> tuple[int, ...]:
-    codes = tuple(code(kind, a, b) for b in spaces_of(near))
-    _PAIR_TAILS[kind][a][near] = codes
-    return codes
+def _pair_table(kind: int) -> tuple[dict[int, tuple[int, ...]], ...]:
+    table = tuple(
+        {near: tuple(code(kind, a, b) for b in spaces_of(near)) for near in _subsets(around)}
+        for a, around in enumerate(NEIGHBOURS)
+    )
+    _PAIR_TABLES[kind] = table  # stored in one step: another thread may be listing moves
+    return table
+
+
+def _subsets(mask: int) -> list[int]:
+    """Every subset of ``mask``, itself and 0 included."""
+    out = []
+    subset = mask
+    while True:
+        out.append(subset)
+        if not subset:
+            return out
+        subset = (subset - 1) & mask
 
 
 def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
@@ -197,7 +204,10 @@ def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
 
 def _chains(firsts: int, free: int, out: list[int]) -> None:
     """Colonel Tangerine: three free spaces in a chain, the first in ``firsts``."""
-    for a in spaces_of(firsts):
+    while firsts:  # a frontier: bit by bit, as in _pairs
+        low = firsts & -firsts
+        a = low.bit_length() - 1
+        firsts ^= low
         near_a = NEIGHBOURS[a] & free
         try:
             steps = _CHAIN_STEPS[a][near_a]
@@ -317,26 +327,99 @@ def parcels_left(state: GameState) -> list[int]:
 
 def survey_codes(state: GameState, step: SurveyStep, seat: Seat) -> list[int]:
     """The options of one survey step (possibly none: the player then gets nothing)."""
-    kind = NEUTRAL_PARCEL if step is _PICK_NEUTRAL else TAKE
-    out = [kind | p << A_SHIFT for p in parcels_left(state)]  # code(kind, p), inlined: hot
+    first = 2 * state.survey_area  # parcels_left, through a table: hot
+    region = state.region
+    left = (region[first] != EMPTY) | (region[first + 1] != EMPTY) << 1
+    out = list(_TAKES[step is _PICK_NEUTRAL][first][left])
     if step is _CHOOSE and state.players[seat].reserve:
         out += _room_codes(BOOK, state.museum, seat)
     return out
 
 
-# The codes of Brown's and the survey's Museum bookings, per (kind, museum, seat): the
-# Museum changes a few times a season, so most look-ups hit. Cleared when it grows large.
-_ROOM_CODES: dict[tuple[int, tuple[Seat, ...], Seat], tuple[int, ...]] = register({})
+# _TAKES[neutral's?][first][left]: the codes taking the parcels still there of the area
+# whose first parcel is ``first`` (bit 0 of ``left``: that one, bit 1: the next).
+_TAKES = tuple(
+    tuple(
+        tuple(
+            tuple(code(kind, p) for p in (first, first + 1) if left >> (p - first) & 1)
+            for left in range(4)
+        )
+        for first in range(12)
+    )
+    for kind in (TAKE, NEUTRAL_PARCEL)
+)
+
+
+# The Museum as masks, per Museum met (it changes a few times a season, so most look-ups
+# hit; cleared when it grows large): its empty rooms (bit ``r``: room ``r``) and each
+# seat's rooms. Codes are then read from tables rather than worked out per seat and kind.
+_MUSEUM_MASKS: dict[tuple[Seat, ...], tuple[int, tuple[int, ...]]] = register({})
 
 
 def _room_codes(kind: int, museum: tuple[Seat, ...], seat: Seat) -> tuple[int, ...]:
-    key = (kind, museum, seat)
-    codes = _ROOM_CODES.get(key)
-    if codes is None:
-        if len(_ROOM_CODES) >= _CACHE_LIMIT:
-            _ROOM_CODES.clear()
-        codes = _ROOM_CODES[key] = tuple(code(kind, room) for room in open_rooms(museum, seat))
-    return codes
+    """``kind``'s codes on the rooms :func:`~core.museum.open_rooms` lists for ``seat``."""
+    masks = _MUSEUM_MASKS.get(museum)
+    if masks is None:
+        masks = _museum_masks(museum)
+    empty, held = masks
+    fives, small, wings_opened = _ROOM_TABLES.get(kind) or _room_tables(kind)
+    return fives[empty & wings_opened[held[seat] >> WINGS]] + small[empty >> WINGS]
+
+
+def _museum_masks(museum: tuple[Seat, ...]) -> tuple[int, tuple[int, ...]]:
+    if len(_MUSEUM_MASKS) >= _CACHE_LIMIT:
+        _MUSEUM_MASKS.clear()
+    # sum(map(...)) adds up each room's bit picked by its holder, the loop in C.
+    empty = sum(map(getitem, _EMPTY_BIT, museum))
+    held = tuple([sum(map(getitem, bits, museum)) for bits in _HELD_BIT])
+    masks = _MUSEUM_MASKS[museum] = (empty, held)
+    return masks
+
+
+# _EMPTY_BIT[room][holder]: the room's bit if ``holder`` leaves it empty (negative, as
+# open_rooms reads it), else 0; _HELD_BIT[seat][room][holder]: the room's bit if ``holder``
+# is ``seat``. Indexed by the holder itself: NEUTRAL (-2) and EMPTY (-1) count from the end.
+_HOLDER_AT = (0, 1, 2, 3, NEUTRAL, EMPTY)
+_EMPTY_BIT = tuple(
+    tuple(1 << room if holder < 0 else 0 for holder in _HOLDER_AT) for room in range(ROOMS)
+)
+_HELD_BIT = tuple(
+    tuple(
+        tuple(1 << room if holder == seat else 0 for holder in _HOLDER_AT) for room in range(ROOMS)
+    )
+    for seat in range(4)
+)
+
+
+# _ROOM_TABLES[kind]: the codes of ``kind`` on the 5-rooms of each set of wings, on each
+# set of small rooms (3- and 2-rooms, bit ``r - WINGS`` for room ``r``), and the wings
+# whose 5-room opens onto a room of each set of small rooms: open_rooms' rule as tables.
+_ROOM_TABLES: dict[
+    int, tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
+] = register({})
+
+
+def _room_tables(
+    kind: int,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    small_rooms = ROOMS - WINGS
+    fives = tuple(
+        tuple(code(kind, w) for w in range(WINGS) if wings >> w & 1) for wings in range(1 << WINGS)
+    )
+    small = tuple(
+        tuple(code(kind, WINGS + i) for i in range(small_rooms) if rooms >> i & 1)
+        for rooms in range(1 << small_rooms)
+    )
+    wings_opened = tuple(
+        sum(
+            1 << w
+            for w, doors in enumerate(FIVE_ROOM_DOORS)
+            if any(held >> (door - WINGS) & 1 for door in doors)
+        )
+        for held in range(1 << small_rooms)
+    )
+    tables = _ROOM_TABLES[kind] = (fives, small, wings_opened)
+    return tables
 
 
 def area_counts(state: GameState, area: int) -> list[int]:
