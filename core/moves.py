@@ -13,7 +13,6 @@ from core.actions import (
     BLACKMORE,
     BOOK,
     BROWN,
-    C_SHIFT,
     EXCAVATE,
     EXTEND,
     LEMON_A,
@@ -34,6 +33,7 @@ from core.cards import PATRON_OF, Patron
 from core.museum import FIVE_ROOM_DOORS, ROOMS, WINGS
 from core.region import (
     AREA_MASK,
+    COL_A,
     COL_H,
     NEIGHBOURS,
     ROW_SPACES,
@@ -204,46 +204,39 @@ def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
 
 def _chains(firsts: int, free: int, out: list[int]) -> None:
     """Colonel Tangerine: three free spaces in a chain, the first in ``firsts``."""
+    steps_from = _CHAIN_TABLES.get(TANGERINE) or _chain_table()
     while firsts:  # a frontier: bit by bit, as in _pairs
         low = firsts & -firsts
         a = low.bit_length() - 1
         firsts ^= low
-        near_a = NEIGHBOURS[a] & free
-        try:
-            steps = _CHAIN_STEPS[a][near_a]
-        except KeyError:
-            steps = _chain_steps(a, near_a)
-        for head, reach in steps:
-            near = reach & free
-            if near:
-                try:
-                    out += _CHAIN_ENDS[head][near]
-                except KeyError:
-                    out += _chain_ends(head, near)
+        for reach, ends in steps_from[a][NEIGHBOURS[a] & free]:
+            out += ends[reach & free]
 
 
-# _CHAIN_STEPS[a][near]: for each second space ``b`` of ``near`` (free neighbours of ``a``),
-# the code so far and the spaces a third may take (``b``'s neighbours but ``a``).
-_CHAIN_STEPS: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = tuple(
-    register({}) for _ in NEIGHBOURS
-)
+# Colonel Tangerine's chains, made at first use so that a look-up never misses:
+# _CHAIN_TABLES[TANGERINE][a][near], for every set ``near`` of ``a``'s neighbours (the free
+# ones), holds for each second space ``b`` of ``near`` where a third may go (``b``'s
+# neighbours but ``a``) and the codes a, b, c by the set of the free ones ``c`` is in.
+_ChainTable = tuple[dict[int, tuple[tuple[int, dict[int, tuple[int, ...]]], ...]], ...]
+_CHAIN_TABLES: dict[int, _ChainTable] = register({})
 
 
-def _chain_steps(a: int, near: int) -> tuple[tuple[int, int], ...]:
-    steps = tuple((code(TANGERINE, a, b), NEIGHBOURS[b] & ~(1 << a)) for b in spaces_of(near))
-    _CHAIN_STEPS[a][near] = steps
-    return steps
-
-
-# _CHAIN_ENDS[head][near]: the codes ``head`` with third space ``c`` for each ``c`` of
-# ``near``, where ``head`` holds the kind and the first two spaces. Filled in as needed.
-_CHAIN_ENDS: dict[int, dict[int, tuple[int, ...]]] = register({})
-
-
-def _chain_ends(head: int, near: int) -> tuple[int, ...]:
-    codes = tuple(head | c << C_SHIFT for c in spaces_of(near))  # field c of code()
-    _CHAIN_ENDS.setdefault(head, {})[near] = codes
-    return codes
+def _chain_table() -> _ChainTable:
+    ends: dict[tuple[int, int], tuple[int, dict[int, tuple[int, ...]]]] = {}
+    for a, around in enumerate(NEIGHBOURS):
+        for b in spaces_of(around):
+            reach = NEIGHBOURS[b] & ~(1 << a)
+            thirds = {
+                near: tuple(code(TANGERINE, a, b, c) for c in spaces_of(near))
+                for near in _subsets(reach)
+            }
+            ends[a, b] = (reach, thirds)
+    table = tuple(
+        {near: tuple(ends[a, b] for b in spaces_of(near)) for near in _subsets(around)}
+        for a, around in enumerate(NEIGHBOURS)
+    )
+    _CHAIN_TABLES[TANGERINE] = table  # in one step: another thread may be listing moves
+    return table
 
 
 # Enum members are looked up in Python at each use: the hot paths compare with these.
@@ -274,12 +267,22 @@ def _excavation_codes(state: GameState) -> list[int]:
         taken |= cubes
     board, rows = _BOARD_ROWS[len(state.region)]
     free = board & ~state.pyramids & ~taken
-    near = neighbours(state.cubes[seat])
+    mine = state.cubes[seat]  # neighbours(), inlined (as the calls below: every decision)
+    near = ((mine << 1) & ~COL_A) | ((mine >> 1) & ~COL_H) | (mine << WIDTH) | (mine >> WIDTH)
     frontier = near & free
     out: list[int] = []
-    _singles(EXCAVATE, free, rows, out)
+    for codes in map(
+        getitem, _SINGLES.get(EXCAVATE) or _single_table(EXCAVATE), free.to_bytes(rows, "little")
+    ):
+        out += codes
     if stock >= 2:
-        _pairs(EXTEND, frontier, free, out)
+        tails = _PAIR_TABLES.get(EXTEND) or _pair_table(EXTEND)
+        firsts = frontier
+        while firsts:
+            low = firsts & -firsts
+            a = low.bit_length() - 1
+            out += tails[a][NEIGHBOURS[a] & free]
+            firsts ^= low
     out.append(PASS)
     if not player.cards:
         return out
