@@ -247,16 +247,14 @@ _CHOOSE, _PICK_NEUTRAL = SurveyStep.CHOOSE, SurveyStep.PICK_NEUTRAL
 def legal_codes(state: GameState) -> list[int]:
     """Every legal action for ``state.current`` as codes, in a stable order."""
     phase = state.phase
-    if phase is _EXCAVATION:
-        if state.neutral_pending:
-            return _neutral_codes(state)
-        return _excavation_codes(state)
-    if phase is _SURVEY:
-        return survey_codes(state, *state.survey_steps[0])
-    return []
-
-
-def _excavation_codes(state: GameState) -> list[int]:
+    if phase is not _EXCAVATION:
+        if phase is _SURVEY:
+            return survey_codes(state, *state.survey_steps[0])
+        return []
+    if state.neutral_pending:
+        return _neutral_codes(state)
+    # The excavation's actions, in this body rather than a function of their own: they are
+    # most decisions of a game, and a call costs as much as a few of the steps below.
     seat = state.current
     player = state.players[seat]
     stock = player.stock

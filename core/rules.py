@@ -16,6 +16,7 @@ from msgspec.structs import replace
 
 from core.actions import _FROM_CODE as _INTERNED
 from core.actions import (
+    _TO_CODE,
     A_SHIFT,
     BOOK,
     BROWN,
@@ -160,7 +161,9 @@ def redetermine(state: GameState, rng: random.Random) -> GameState:
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every legal action of the player deciding now, in a stable order (empty when over)."""
-    codes = _cached_codes(state)
+    cached_state, codes = _LAST.pair  # _cached_codes, inlined (a UI's or a player's hot path)
+    if cached_state is not state:
+        codes = _cached_codes(state)
     try:
         return tuple(map(_INTERNED.__getitem__, codes))
     except KeyError:
@@ -178,7 +181,17 @@ def apply_action(state: GameState, action: Action) -> GameState:
     legal now, and its subclass :class:`~core.errors.MalformedActionError` for one that is
     not even well formed.
     """
-    return _apply_checked(state, action, None)
+    # _apply_checked with its calls inlined, the same steps: every action of a game or a UI.
+    try:
+        action_code = _TO_CODE[action]  # to_code's look-up (it reports what is malformed)
+    except (KeyError, TypeError):
+        action_code = to_code(action)
+    cached_state, codes = _LAST.pair
+    if cached_state is not state:
+        codes = _cached_codes(state)
+    if action_code not in codes:
+        raise explain_illegal(state, action_code, action)
+    return apply_code(state, action_code)
 
 
 def apply_action_with_events(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
