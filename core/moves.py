@@ -239,6 +239,7 @@ def _chain_table() -> _ChainTable:
     return table
 
 
+_NOT_COL_A, _NOT_COL_H = ~COL_A, ~COL_H
 # Enum members are looked up in Python at each use: the hot paths compare with these.
 _EXCAVATION, _SURVEY = Phase.EXCAVATION, Phase.SURVEY
 _CHOOSE, _PICK_NEUTRAL = SurveyStep.CHOOSE, SurveyStep.PICK_NEUTRAL
@@ -260,13 +261,13 @@ def legal_codes(state: GameState) -> list[int]:
     stock = player.stock
     if not stock:
         return [PASS]  # an empty stock can only pass
-    taken = 0
-    for cubes in state.cubes:
-        taken |= cubes
+    # Holders' masks never overlap (a cube only goes on a free space): their sum, added in
+    # C, is their union.
+    taken = sum(state.cubes)
     board, rows = _BOARD_ROWS[len(state.region)]
-    free = board & ~state.pyramids & ~taken
+    free = board & ~(state.pyramids | taken)
     mine = state.cubes[seat]  # neighbours(), inlined (as the calls below: every decision)
-    near = ((mine << 1) & ~COL_A) | ((mine >> 1) & ~COL_H) | (mine << WIDTH) | (mine >> WIDTH)
+    near = (mine << 1) & _NOT_COL_A | (mine >> 1) & _NOT_COL_H | mine << WIDTH | mine >> WIDTH
     frontier = near & free
     out: list[int] = []
     for codes in map(
@@ -284,7 +285,9 @@ def legal_codes(state: GameState) -> list[int]:
     out.append(PASS)
     if not player.cards:
         return out
-    patrons = _usable_bits(player.cards, player.tilted)
+    patrons = _USABLE.get((player.cards, player.tilted))  # _usable_bits' look-up, inlined
+    if patrons is None:
+        patrons = _usable_bits(player.cards, player.tilted)
     if patrons & _VIOLET and player.reserve:
         # Lady Violet, then A or B (B too with 1 cube in stock, since she brings one).
         _singles(VIOLET_A, free, rows, out)

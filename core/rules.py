@@ -36,12 +36,12 @@ from core.actions import (
     to_code,
 )
 from core.caches import register
-from core.cards import CARDS, PATRONS, Patron, on_new_cards
+from core.cards import CARDS, PATRON_OF, PATRONS, Patron, on_new_cards
 from core.explain import describe_code
 from core.moves import can_place_neutral, legal_codes, survey_codes
 from core.museum import ROOMS
 from core.refusals import explain_illegal
-from core.region import AREA_MASK, Face, area_parcels, face_card, pyramid_mask
+from core.region import AREA_MASK, Face, face_card, pyramid_mask
 from core.state import (
     CUBES_PER_COLOUR,
     EMPTY,
@@ -331,7 +331,8 @@ def _place_neutral(state: GameState, action_code: int, seat: Seat) -> GameState:
 
 def _untilted_card(player: PlayerState, patron: Patron) -> int:
     """The player's first untilted card of ``patron`` (the one an action turns)."""
-    return next(c for c in player.cards if CARDS[c].patron is patron and c not in player.tilted)
+    tilted = player.tilted
+    return next(c for c in player.cards if PATRON_OF[c] is patron and c not in tilted)
 
 
 def _tilt(state: GameState, seat: Seat, patron: Patron) -> GameState:
@@ -487,11 +488,11 @@ def ranking(state: GameState, area: int) -> list[Seat]:
     """Holders of cubes in ``area``, most cubes first, ties to the lower passing space."""
     mask = AREA_MASK[area]
     index = state.passing.index
-    ranked = []
-    for seat, cubes in zip(cube_holders(state), state.cubes, strict=True):
-        count = (cubes & mask).bit_count()
-        if count:
-            ranked.append((-count, index(seat), seat))
+    ranked = [
+        (-(cubes & mask).bit_count(), index(seat), seat)
+        for seat, cubes in zip(cube_holders(state), state.cubes, strict=True)
+        if cubes & mask
+    ]
     if len(ranked) > 1:
         ranked.sort()
     return [seat for _, _, seat in ranked]
@@ -614,7 +615,7 @@ def _finish_area(state: GameState, events: Events) -> GameState:
     area = state.survey_area
     region = state.region
     discard = state.discard
-    for parcel in area_parcels(area):
+    for parcel in (2 * area, 2 * area + 1):  # area_parcels, inlined
         if region[parcel] != EMPTY:
             discard = (*discard, face_card(region[parcel]))
             region = (*region[:parcel], EMPTY, *region[parcel + 1 :])
