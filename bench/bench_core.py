@@ -17,7 +17,8 @@ The 3-player ``public``, ``enumerated`` and ``limit`` paths are measured in alte
 enumerated within 1.5x of the limit and public within 2.0x. ``--baseline DIR`` (a checkout of
 an older commit, e.g. ``git worktree add /tmp/base 6c12dab``) also times that tree's ``core``
 (this script and the prototype, with ``PYTHONPATH=DIR``) in child processes alternated with
-children on this tree, and prints before, after and their ratio.
+children on this tree (each child the best of 2 rounds: its first fills its tables), and
+prints before, after and their ratio.
 """
 
 from __future__ import annotations
@@ -127,9 +128,9 @@ def compare(baseline: str, games: int, rounds: int) -> None:
     """Before (``baseline``'s core) and after (this tree's), children alternated."""
     here = str(Path(__file__).resolve().parents[1])
     runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
-    for _ in range(rounds):
-        runs["before"].append(child(baseline, games, 1))
-        runs["after"].append(child(here, games, 1))
+    for _ in range(rounds):  # each child its best of 2: the first round fills its tables
+        runs["before"].append(child(baseline, games, 2))
+        runs["after"].append(child(here, games, 2))
     print(f"before = {baseline}, after = {here}; {rounds} alternated rounds, best of each")
     best = {
         side: {name: max(run[name] for run in side_runs) for name in PATHS}
@@ -138,7 +139,7 @@ def compare(baseline: str, games: int, rounds: int) -> None:
     for name in PATHS:
         before, after = best["before"][name], best["after"][name]
         print(f"{name:10s} before {before:7.0f}, after {after:7.0f} games/s: x{after / before:.2f}")
-    for side in ("before", "after"):
+    for side in ("before", "after"):  # before: the prototype against the old engine
         limit = best[side]["limit"]
         print(
             f"{side:6s}: limit / enumerated {limit / best[side]['enumerated']:.2f}, "

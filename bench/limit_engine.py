@@ -13,11 +13,21 @@ takings) are the same; ``tests/core/test_limit_engine.py`` plays games with both
 same seeds and the same choices and checks every list of codes and the final scores, so the
 reference cannot be quick by playing a simpler game. Card faces and the code layout are read
 from ``core`` (they are data, not rules); every rule is written again here.
+
+How it is quick (what pure Python allows, readability second): what the legal codes need
+is kept up to date as cubes go down instead of worked out at each decision (free spaces,
+free pyramids, each seat's neighbouring spaces, the sorted codes of Excavate, Violet's A
+and Lemon's A, each seat's untilted cards per patron, the Museum as masks); the pairs and
+chains from a space are ready-made for every set of free neighbours (a look-up, never a
+miss); masks are read row by row (``to_bytes`` through tables) or, when they hold a few
+spaces, bit by bit; the survey runs area after area in one loop; the hot methods bind what
+they read to locals.
 """
 
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 
 from core.cards import CARDS
 
@@ -34,6 +44,7 @@ TAKE, BOOK = 13, 14
 VIOLET, LEMON, BROWN_P, BLACKMORE_P, TANGERINE_P = range(5)  # patrons
 PATRON_OF_KIND = {VIOLET_A: VIOLET, VIOLET_B: VIOLET, LEMON_A: LEMON, LEMON_B: LEMON,
                   BROWN: BROWN_P, BLACKMORE: BLACKMORE_P, TANGERINE: TANGERINE_P}  # fmt: skip
+VIOLET_BIT, LEMON_BIT, BROWN_BIT, BLACKMORE_BIT, TANGERINE_BIT = (1 << p for p in range(5))
 PLACED = {EXCAVATE: 1, EXTEND: 2, VIOLET_A: 1, VIOLET_B: 2, LEMON_A: 1, LEMON_B: 2,
           BLACKMORE: 2, TANGERINE: 3}  # fmt: skip
 
@@ -55,12 +66,8 @@ ROW_SPACES = [[[8 * r + i for i in BITS[v]] for v in range(256)] for r in range(
 
 def spaces(mask: int) -> list[int]:
     out: list[int] = []
-    row = 0
-    while mask:
-        if mask & 255:
-            out += ROW_SPACES[row][mask & 255]
-        mask >>= 8
-        row += 1
+    for row_spaces in map(list.__getitem__, ROW_SPACES, mask.to_bytes(9, "little")):
+        out += row_spaces
     return out
 
 
@@ -76,36 +83,60 @@ def singles(table: list[list[list[int]]], mask: int, rows: int, out: list[int]) 
 
 
 SINGLE = {kind: row_table([[kind | s << 4] for s in range(SPACES)]) for kind in (0, 3, 5)}
-SINGLE_EXCAVATE = SINGLE[EXCAVATE]
 EAST = row_table([[8 | s << 4 | (s + 1) << 11, 8 | (s + 1) << 4 | s << 11] for s in range(SPACES)])
 SOUTH = row_table([[8 | s << 4 | (s + 8) << 11, 8 | (s + 8) << 4 | s << 11] for s in range(SPACES)])
-PAIRS: dict[int, list[dict[int, list[int]]]] = {
-    kind: [{} for _ in range(SPACES)] for kind in (EXTEND, VIOLET_B, LEMON_B)
+
+
+def subsets(mask: int) -> list[int]:
+    out = []
+    sub = mask
+    while True:
+        out.append(sub)
+        if not sub:
+            return out
+        sub = (sub - 1) & mask
+
+
+TAILS = {
+    kind: [
+        {near: [kind | a << 4 | b << 11 for b in spaces(near)] for near in subsets(NEIGHBOURS[a])}
+        for a in range(SPACES)
+    ]
+    for kind in (EXTEND, VIOLET_B, LEMON_B)
 }
-"""``PAIRS[kind][a][near]``: the codes of ``kind`` from ``a`` to each space of ``near``."""
+"""``TAILS[kind][a][near]``: the codes of ``kind`` from ``a`` to each space of ``near``, for
+every set ``near`` of ``a``'s neighbours (at most 16 per space), so no look-up misses."""
+EXTEND_TAILS, VIOLET_TAILS, LEMON_TAILS = TAILS[EXTEND], TAILS[VIOLET_B], TAILS[LEMON_B]
 
 
-def pairs(kind: int, firsts: int, free: int, out: list[int]) -> None:
-    """The codes of ``kind`` from ``a`` in ``firsts`` to a space of ``free`` next to it."""
-    tails = PAIRS[kind]
-    for row_spaces in ROW_SPACES:  # spaces(firsts) inlined: no list is built
-        if not firsts:
-            return
-        for a in row_spaces[firsts & 255]:
-            near = NEIGHBOURS[a] & free
-            if near:
-                tail = tails[a].get(near)
-                if tail is None:
-                    tail = tails[a][near] = [kind | a << 4 | b << 11 for b in spaces(near)]
-                out += tail
-        firsts >>= 8
+def pairs(tails: list[dict[int, list[int]]], firsts: int, free: int, out: list[int]) -> None:
+    """The codes of ``tails`` from ``a`` in ``firsts`` to a space of ``free`` next to it."""
+    while firsts:  # a few spaces: bit by bit beats row by row
+        low = firsts & -firsts
+        a = low.bit_length() - 1
+        out += tails[a][NEIGHBOURS[a] & free]
+        firsts ^= low
 
 
-def grow(mask: int) -> int:
-    """Spaces next to any space of ``mask``."""
-    return ((mask << 1) & ~COL_A | (mask >> 1) & ~COL_H | mask << 8 | mask >> 8) & (
-        (1 << SPACES) - 1
-    )
+CHAINS = [
+    {
+        near: [
+            (
+                NEIGHBOURS[b] & ~(1 << a),
+                {
+                    ends: [TANGERINE | a << 4 | b << 11 | c << 18 for c in spaces(ends)]
+                    for ends in subsets(NEIGHBOURS[b] & ~(1 << a))
+                },
+            )
+            for b in spaces(near)
+        ]
+        for near in subsets(NEIGHBOURS[a])
+    }
+    for a in range(SPACES)
+]
+"""``CHAINS[a][near]``: for each second space ``b`` of ``near`` (``a``'s free neighbours),
+where the third may go (``b``'s neighbours but ``a``) and Tangerine's codes from ``a`` to
+``b`` to each third space ``c``, by the set of free ones ``c`` is in: a chain is a look-up."""
 
 
 def parcel_space(parcel: int, cell: int, rotated: int) -> int:
@@ -125,6 +156,11 @@ FACE_PYRAMIDS = [
     [sum(1 << parcel_space(p, cell, f & 1) for cell in CARDS[f >> 1].pyramids) for f in range(72)]
     for p in range(12)
 ]
+KIND_PATRON = [-1] * 16
+for _kind, _patron in PATRON_OF_KIND.items():
+    KIND_PATRON[_kind] = _patron
+PLACED_SPACES: dict[int, tuple[int, ...]] = {}
+"""The spaces a placement code puts cubes on, filled in as codes are met."""
 
 # ---------------------------------------------------------------- the Museum
 
@@ -134,20 +170,55 @@ WING_ROOMS = [(w, 5 + w, 10 + (w - 1) % 5, 10 + w) for w in range(5)]
 ROOM_POINTS = [5] * 5 + [3] * 5 + [2] * 5
 
 
-def open_rooms(museum: list[int], seat: int) -> list[int]:
-    rooms = [
-        w
-        for w in range(5)
-        if museum[w] < 0 and seat in (museum[DOORS[w][0]], museum[DOORS[w][1]], museum[DOORS[w][2]])
-    ]
-    return rooms + [r for r in range(5, 15) if museum[r] < 0]
+WINGS_OPENED = [
+    sum(1 << w for w in range(5) if any(held >> (door - 5) & 1 for door in DOORS[w]))
+    for held in range(1 << 10)
+]
+"""``WINGS_OPENED[held]``: the wings whose 5-room opens onto a small room (3- or 2-room) of
+``held`` (bit ``r - 5`` for room ``r``)."""
+ROOM_CODES = {
+    kind: ([[kind | w << 4 for w in range(5) if fives >> w & 1] for fives in range(1 << 5)],
+           [[kind | r << 4 for r in range(5, 15) if small >> (r - 5) & 1]
+            for small in range(1 << 10)])
+    for kind in (BROWN, BOOK)
+}  # fmt: skip
+"""``ROOM_CODES[kind]``: the codes of ``kind`` for the 5-rooms of a set of wings, and for
+a set of small rooms; a seat may place on an empty small room, or on an empty 5-room that
+opens onto one of its own (the rooms in increasing order, as core lists them)."""
 
+
+def room_codes(kind: int, empty: int, held: int) -> list[int]:
+    """``kind``'s codes, the Museum's empty rooms ``empty`` and the seat's ``held`` (bit
+    ``r`` for room ``r``)."""
+    fives, small = ROOM_CODES[kind]
+    return fives[empty & WINGS_OPENED[held >> 5]] + small[empty >> 5]
+
+
+TAKES = [
+    [[TAKE | p << 4 for p in (first, first + 1) if left >> (p - first) & 1] for left in range(4)]
+    if first % 2 == 0 else [] for first in range(12)
+]  # fmt: skip
+"""``TAKES[first][left]``: the codes taking the parcels of an area (its first ``first``)
+still there (bit 0: the first, bit 1: the second)."""
+
+NEXT_SEAT = [
+    [next((s + step) % PLAYERS for step in (1, 2, 3) if not passed >> (s + step) % PLAYERS & 1)
+     if passed != 7 else EMPTY for s in range(PLAYERS)]
+    for passed in range(8)
+]  # fmt: skip
+"""``NEXT_SEAT[passed][seat]``: the first seat after ``seat`` not in the bits ``passed``."""
 
 # ---------------------------------------------------------------- the game
 
 
 class Game:
-    """A 3-player game, changed in place by :meth:`play`."""
+    """A 3-player game, changed in place by :meth:`play`.
+
+    Speed-only: what the legal codes need is kept up to date as cubes are placed rather
+    than worked out at every decision (the free spaces, each seat's neighbouring spaces,
+    the sorted codes of the single placements), and the hot methods bind what they read
+    to locals.
+    """
 
     def __init__(self, seed: int) -> None:
         rng = random.Random(seed)  # the draws of core.new_game, in its order
@@ -161,10 +232,16 @@ class Game:
         self.reserve = [25] * PLAYERS
         self.stock = [0] * PLAYERS
         self.cards: list[list[int]] = [[] for _ in range(PLAYERS)]
-        self.tilted: list[list[int]] = [[] for _ in range(PLAYERS)]
+        self.untilted = [[0] * 5 for _ in range(PLAYERS)]
+        """Each seat's untilted cards of each patron."""
+        self.owned = [[0] * 5 for _ in range(PLAYERS)]
+        """Each seat's cards of each patron."""
         self.usable = [0] * PLAYERS
         """Bit ``p``: the seat has an untilted card of patron ``p`` (kept up to date)."""
         self.museum = [EMPTY] * 15
+        self.empty_rooms = (1 << 15) - 1
+        self.held = [0] * PLAYERS
+        """The Museum as masks: its empty rooms, each seat's rooms (bit ``r``: room ``r``)."""
         self.over = False
         self.current = first
         self.survey: list[tuple[bool, int]] = []  # (choose?, seat): the area's steps
@@ -188,10 +265,24 @@ class Game:
         self.rows = 3 * count // 4
         self.board = (1 << (8 * self.rows)) - 1
         self.cubes = [0] * PLAYERS
+        self.near = [0] * PLAYERS
+        """Spaces next to each seat's cubes (kept up to date)."""
         self.free = self.board & ~self.pyramids
         """Spaces with no cube and no pyramid, kept up to date as cubes are placed."""
         self.free_pyramids = self.pyramids
+        self.excavations: list[int] = []
+        singles(SINGLE[EXCAVATE], self.free, self.rows, self.excavations)
+        """The sorted codes of Excavate on every free space: a cube placed deletes its code
+        (a space never frees up in a season, so the list stays sorted)."""
+        self.violets: list[int] = []
+        singles(SINGLE[VIOLET_A], self.free, self.rows, self.violets)
+        """The same for Violet's A, index for index."""
+        self.lemons: list[int] = []
+        singles(SINGLE[LEMON_A], self.pyramids, self.rows, self.lemons)
+        """The same for Lemon's A, on the free pyramids."""
         self.passing: list[int] = []
+        self.passed = 0
+        """Bit ``s``: seat ``s`` has passed."""
         self.last_turn = False
         self.in_survey = False
         self.give_turn(first)
@@ -201,15 +292,9 @@ class Game:
         if not self.stock[seat]:
             self.do_pass(seat)
 
-    def next_seat(self, seat: int) -> int:
-        for step in (1, 2, 3):
-            other = (seat + step) % PLAYERS
-            if other not in self.passing:
-                return other
-        raise AssertionError("nobody left")
-
     def do_pass(self, seat: int) -> None:
         self.passing.append(seat)
+        self.passed |= 1 << seat
         self.last_turn = False
         left = PLAYERS - len(self.passing)
         if not left:
@@ -217,103 +302,96 @@ class Game:
             return
         if left == 1:
             self.last_turn = True
-        self.give_turn(self.next_seat(seat))
-
-    def end_turn(self, seat: int) -> None:
-        if self.last_turn:
-            self.do_pass(seat)
-        else:
-            self.give_turn(self.next_seat(seat))
+        self.give_turn(NEXT_SEAT[self.passed][seat])
 
     def tilt(self, seat: int, patron: int) -> None:
-        tilted = self.tilted[seat]
-        for card in self.cards[seat]:
-            if CARD_PATRON[card] == patron and card not in tilted:
-                tilted.append(card)
-                break
-        self.usable[seat] = self.untilted(seat)
+        untilted = self.untilted[seat]
+        untilted[patron] -= 1
+        if not untilted[patron]:
+            self.usable[seat] ^= 1 << patron
 
-    def untilted(self, seat: int) -> int:
-        bits = 0
-        tilted = self.tilted[seat]
-        for card in self.cards[seat]:
-            if CARD_PATRON[card] >= 0 and card not in tilted:
-                bits |= 1 << CARD_PATRON[card]
-        return bits
+    def book(self, seat: int, room: int) -> None:
+        self.museum[room] = seat
+        self.empty_rooms ^= 1 << room
+        self.held[seat] |= 1 << room
 
     # ------------------------------------------------------------ the survey
 
     def start_survey(self) -> None:
         self.in_survey = True
-        self.survey_area(0)
-
-    def survey_area(self, area: int) -> None:
-        if area >= len(self.region) // 2:
-            self.end_season()
-            return
-        self.area = area
-        mask = AREA[area]
-        ranked = sorted(
-            (-(self.cubes[s] & mask).bit_count(), self.passing.index(s), s)
-            for s in range(PLAYERS)
-            if self.cubes[s] & mask
-        )
-        self.survey = [(rank < 2, seat) for rank, (_, _, seat) in enumerate(ranked)]
+        self.area = -1
+        self.survey = []
         self.run_survey()
 
     def run_survey(self) -> None:
-        """Play the steps that need no decision; stop at the first that does."""
-        region, first = self.region, 2 * self.area
-        while self.survey:
-            choose, seat = self.survey[0]
-            if region[first] >= 0 and region[first + 1] >= 0:
-                self.current = seat
+        """Play the steps that need no decision, area after area (its cubes back to their
+        reserves once done, and its parcels left discarded); stop at the first step that
+        needs one, or end the season after the last area."""
+        region, survey, cubes, reserve = self.region, self.survey, self.cubes, self.reserve
+        area = self.area
+        while True:
+            first = 2 * area
+            while survey:
+                choose, seat = survey[0]
+                if region[first] >= 0 and region[first + 1] >= 0:
+                    self.current = seat
+                    return
+                options = self.survey_codes(choose, seat)
+                if len(options) >= 2:
+                    self.current = seat
+                    return
+                if options:
+                    self.survey_effect(seat, options[0])
+                else:
+                    del survey[0]
+            if area >= 0:
+                mask = AREA[area]
+                for seat in range(PLAYERS):
+                    back = cubes[seat] & mask
+                    if back:
+                        reserve[seat] += back.bit_count()
+                        cubes[seat] ^= back
+                region[first] = region[first + 1] = EMPTY
+            area += 1
+            if area >= len(region) // 2:
+                self.end_season()
                 return
-            options = self.survey_codes(choose, seat)
-            if len(options) >= 2:
-                self.current = seat
-                return
-            if options:
-                self.survey_effect(seat, options[0])
-            else:
-                del self.survey[0]
-        self.finish_area()
+            self.area = area
+            mask = AREA[area]
+            ranked = sorted(
+                [(-(cubes[s] & mask).bit_count(), self.passing.index(s), s)
+                 for s in range(PLAYERS) if cubes[s] & mask]
+            )  # fmt: skip
+            survey[:] = [(rank < 2, seat) for rank, (_, _, seat) in enumerate(ranked)]
 
     def survey_codes(self, choose: bool, seat: int) -> list[int]:
         first = 2 * self.area
-        out = [TAKE | p << 4 for p in (first, first + 1) if self.region[p] >= 0]
+        region = self.region
+        out = TAKES[first][(region[first] >= 0) | (region[first + 1] >= 0) << 1][:]
         if choose and self.reserve[seat]:
-            out += [BOOK | room << 4 for room in open_rooms(self.museum, seat)]
+            out += room_codes(BOOK, self.empty_rooms, self.held[seat])
         return out
 
     def survey_effect(self, seat: int, code: int) -> None:
         index = code >> 4 & 127
         if code & 15 == BOOK:
-            self.museum[index] = seat
+            self.book(seat, index)
             self.reserve[seat] -= 1
         else:
             card = self.region[index] >> 1
             self.region[index] = EMPTY
             self.score[seat] += CARD_VALUE[card]
             self.cards[seat].append(card)
+            patron = CARD_PATRON[card]
+            if patron >= 0:
+                self.owned[seat][patron] += 1  # usable from next season (end_season)
         del self.survey[0]
-
-    def finish_area(self) -> None:
-        mask = AREA[self.area]
-        for seat in range(PLAYERS):
-            back = self.cubes[seat] & mask
-            if back:
-                self.reserve[seat] += back.bit_count()
-                self.cubes[seat] &= ~mask
-        first = 2 * self.area
-        self.region[first] = self.region[first + 1] = EMPTY
-        self.survey_area(self.area + 1)
 
     def end_season(self) -> None:
         last = self.passing[-1]
-        for seat, tilted in enumerate(self.tilted):
-            tilted.clear()
-            self.usable[seat] = self.untilted(seat)
+        for seat, owned in enumerate(self.owned):  # every card untilted
+            self.untilted[seat] = owned[:]
+            self.usable[seat] = sum(1 << p for p in range(5) if owned[p])
         if self.season == 4:
             self.over = True
             self.current = EMPTY
@@ -324,44 +402,45 @@ class Game:
 
     def legal(self) -> list[int]:
         """Every legal code of the player deciding, in core's order."""
-        seat = self.current
         if self.in_survey:
             return self.survey_codes(*self.survey[0])
+        seat = self.current
         stock = self.stock[seat]
-        if not stock:
-            return [PASS]
+        out = self.excavations[:]
         free = self.free
-        rows = self.rows
-        near = grow(self.cubes[seat])
+        near = self.near[seat]
         frontier = near & free
-        out: list[int] = []
-        for codes in map(list.__getitem__, SINGLE_EXCAVATE, free.to_bytes(rows, "little")):
-            out += codes  # singles() inlined: every decision lists these
         if stock >= 2:
-            pairs(EXTEND, frontier, free, out)
+            rest = frontier
+            while rest:  # pairs(), inlined: most decisions list these (a few spaces)
+                low = rest & -rest
+                a = low.bit_length() - 1
+                out += EXTEND_TAILS[a][NEIGHBOURS[a] & free]
+                rest ^= low
         out.append(PASS)
         usable = self.usable[seat]
         if not usable:
             return out
-        if usable & 1 << VIOLET and self.reserve[seat]:
-            singles(SINGLE[VIOLET_A], free, rows, out)
-            pairs(VIOLET_B, frontier, free, out)
-        if usable & 1 << LEMON:
-            pyramids = self.free_pyramids
-            singles(SINGLE[LEMON_A], pyramids, rows, out)
-            if stock >= 2:
-                pairs(LEMON_B, near & free, pyramids, out)
-                pairs(LEMON_B, near & pyramids, free, out)
-        if usable & 1 << BROWN_P:
-            out += [BROWN | room << 4 for room in open_rooms(self.museum, seat)]
-        if usable & 1 << BLACKMORE_P and stock >= 2:
+        if usable & VIOLET_BIT and self.reserve[seat]:
+            out += self.violets
+            pairs(VIOLET_TAILS, frontier, free, out)
+        if usable & LEMON_BIT:
+            out += self.lemons
+            if stock >= 2 and near:
+                pyramids = self.free_pyramids
+                pairs(LEMON_TAILS, frontier, pyramids, out)
+                pairs(LEMON_TAILS, near & pyramids, free, out)
+        if usable & BROWN_BIT:
+            out += room_codes(BROWN, self.empty_rooms, self.held[seat])
+        if usable & BLACKMORE_BIT and stock >= 2:
+            rows = self.rows
             singles(EAST, free & free >> 1 & ~COL_H, rows, out)
             singles(SOUTH, free & free >> 8, rows, out)
-        if usable & 1 << TANGERINE_P and stock >= 3:
+        if usable & TANGERINE_BIT and stock >= 3 and frontier:
             for a in spaces(frontier):
-                for b in spaces(NEIGHBOURS[a] & free):
-                    head = TANGERINE | a << 4 | b << 11
-                    out += [head | c << 18 for c in spaces(NEIGHBOURS[b] & free & ~(1 << a))]
+                near_a = NEIGHBOURS[a] & free
+                for reach, ends in CHAINS[a][near_a]:
+                    out += ends[reach & free]
         return out
 
     # ------------------------------------------------------------ playing a code
@@ -370,34 +449,69 @@ class Game:
         """Apply a legal code (not checked)."""
         kind = code & 15
         seat = self.current
-        if kind == PASS:
+        stock = self.stock
+        if kind == EXCAVATE:  # the commonest code, in a few steps
+            space = code >> 4
+            bit = 1 << space
+            stock[seat] -= 1
+            self.cubes[seat] |= bit
+            self.near[seat] |= NEIGHBOURS[space]
+            self.free ^= bit
+            excavations = self.excavations
+            index = bisect_left(excavations, code)
+            del excavations[index]
+            del self.violets[index]
+        elif kind == PASS:
             self.do_pass(seat)
+            return
         elif kind >= TAKE:
             self.survey_effect(seat, code)
             self.run_survey()
+            return
         elif kind == BROWN:
-            self.museum[code >> 4 & 127] = seat
-            self.stock[seat] -= 1
+            self.book(seat, code >> 4 & 127)
+            stock[seat] -= 1
             self.tilt(seat, BROWN_P)
-            self.end_turn(seat)
         else:
-            placed = PLACED[kind]
-            self.stock[seat] -= placed
-            patron = PATRON_OF_KIND.get(kind)
-            if patron is not None:
+            placed = PLACED_SPACES.get(code)
+            if placed is None:
+                placed = PLACED_SPACES[code] = tuple(
+                    code >> shift & 127 for shift in (4, 11, 18)[: PLACED[kind]]
+                )
+            stock[seat] -= len(placed)
+            patron = KIND_PATRON[kind]
+            if patron >= 0:
                 self.tilt(seat, patron)
                 if patron == VIOLET:
-                    self.stock[seat] += 1
+                    stock[seat] += 1
                     self.reserve[seat] -= 1
-            mask = 1 << (code >> 4 & 127)
-            if placed > 1:
-                mask |= 1 << (code >> 11 & 127)
-                if placed > 2:
-                    mask |= 1 << (code >> 18 & 127)
-            self.cubes[seat] |= mask
-            self.free &= ~mask
-            self.free_pyramids &= ~mask
-            self.end_turn(seat)
+            free = self.free
+            near = self.near[seat]
+            excavations = self.excavations
+            cubes = self.cubes[seat]
+            for space in placed:
+                bit = 1 << space
+                near |= NEIGHBOURS[space]
+                cubes |= bit
+                if free & bit:
+                    free ^= bit
+                    index = bisect_left(excavations, EXCAVATE | space << 4)
+                    del excavations[index]
+                    del self.violets[index]
+                else:  # a pyramid (Lord Lemon)
+                    self.free_pyramids ^= bit
+                    lemons = self.lemons
+                    del lemons[bisect_left(lemons, LEMON_A | space << 4)]
+            self.cubes[seat] = cubes
+            self.free = free
+            self.near[seat] = near
+        if self.last_turn:  # end_turn, inlined
+            self.do_pass(seat)
+            return
+        after = NEXT_SEAT[self.passed][seat]
+        self.current = after
+        if not stock[after]:
+            self.do_pass(after)
 
     # ------------------------------------------------------------ the end
 
@@ -423,9 +537,10 @@ def play_random(seed: int, rng: random.Random) -> int:
     """A random game from ``seed``'s deal: every legal code enumerated at each decision and
     one picked with ``rng`` as ``bench_core.play_enumerated`` picks; returns the decisions."""
     game = Game(seed)
+    legal, play, pick = game.legal, game.play, rng.random
     decisions = 0
     while not game.over:
-        codes = game.legal()
-        game.play(codes[int(rng.random() * len(codes))])
+        codes = legal()
+        play(codes[int(pick() * len(codes))])
         decisions += 1
     return decisions

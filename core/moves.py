@@ -10,11 +10,9 @@ from __future__ import annotations
 from operator import getitem
 
 from core.actions import (
-    A_SHIFT,
     BLACKMORE,
     BOOK,
     BROWN,
-    C_SHIFT,
     EXCAVATE,
     EXTEND,
     LEMON_A,
@@ -32,9 +30,10 @@ from core.actions import (
 )
 from core.caches import register
 from core.cards import PATRON_OF, Patron
-from core.museum import open_rooms
+from core.museum import FIVE_ROOM_DOORS, ROOMS, WINGS
 from core.region import (
     AREA_MASK,
+    COL_A,
     COL_H,
     NEIGHBOURS,
     ROW_SPACES,
@@ -161,32 +160,40 @@ def _blackmore_tables() -> tuple[RowTable, RowTable]:
 
 def _pairs(kind: int, firsts: int, seconds: int, out: list[int]) -> None:
     """Append the codes of ``kind`` for every ``first`` in ``firsts`` and ``second`` in
-    ``seconds`` next to it (``firsts`` is a frontier: a handful of spaces)."""
-    tails = _PAIR_TAILS[kind]
-    for row_spaces in ROW_SPACES:
-        if not firsts:
-            break
-        spaces = row_spaces[firsts & 255]
-        firsts >>= 8
-        for a in spaces:
-            near = NEIGHBOURS[a] & seconds
-            if near:
-                try:
-                    out += tails[a][near]
-                except KeyError:
-                    out += _pair_tail(kind, a, near)
+    ``seconds`` next to it (``firsts`` is a frontier: a handful of spaces, so it is read
+    bit by bit, which beats row by row for so few)."""
+    tails = _PAIR_TABLES.get(kind) or _pair_table(kind)
+    while firsts:
+        low = firsts & -firsts
+        a = low.bit_length() - 1
+        out += tails[a][NEIGHBOURS[a] & seconds]
+        firsts ^= low
 
 
-# _PAIR_TAILS[kind][a][near]: the codes of ``kind`` from ``a`` to each space of ``near``.
-_PAIR_TAILS: dict[int, tuple[dict[int, tuple[int, ...]], ...]] = {
-    kind: tuple(register({}) for _ in NEIGHBOURS) for kind in (EXTEND, VIOLET_B, LEMON_B, NEUTRAL_B)
-}
+# _PAIR_TABLES[kind][a][near]: the codes of ``kind`` from ``a`` to each space of ``near``,
+# for every set ``near`` of ``a``'s neighbours (at most 16 a space), all made at first use
+# so that a look-up never misses.
+_PAIR_TABLES: dict[int, tuple[dict[int, tuple[int, ...]], ...]] = register({})
 
 
-def _pair_tail(kind: int, a: int, near: int) -> tuple[int, ...]:
-    codes = tuple(code(kind, a, b) for b in spaces_of(near))
-    _PAIR_TAILS[kind][a][near] = codes
-    return codes
+def _pair_table(kind: int) -> tuple[dict[int, tuple[int, ...]], ...]:
+    table = tuple(
+        {near: tuple(code(kind, a, b) for b in spaces_of(near)) for near in _subsets(around)}
+        for a, around in enumerate(NEIGHBOURS)
+    )
+    _PAIR_TABLES[kind] = table  # stored in one step: another thread may be listing moves
+    return table
+
+
+def _subsets(mask: int) -> list[int]:
+    """Every subset of ``mask``, itself and 0 included."""
+    out = []
+    subset = mask
+    while True:
+        out.append(subset)
+        if not subset:
+            return out
+        subset = (subset - 1) & mask
 
 
 def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
@@ -197,45 +204,42 @@ def _lemon_pairs(firsts: int, free: int, pyramids: int, out: list[int]) -> None:
 
 def _chains(firsts: int, free: int, out: list[int]) -> None:
     """Colonel Tangerine: three free spaces in a chain, the first in ``firsts``."""
-    for a in spaces_of(firsts):
-        near_a = NEIGHBOURS[a] & free
-        try:
-            steps = _CHAIN_STEPS[a][near_a]
-        except KeyError:
-            steps = _chain_steps(a, near_a)
-        for head, reach in steps:
-            near = reach & free
-            if near:
-                try:
-                    out += _CHAIN_ENDS[head][near]
-                except KeyError:
-                    out += _chain_ends(head, near)
+    steps_from = _CHAIN_TABLES.get(TANGERINE) or _chain_table()
+    while firsts:  # a frontier: bit by bit, as in _pairs
+        low = firsts & -firsts
+        a = low.bit_length() - 1
+        firsts ^= low
+        for reach, ends in steps_from[a][NEIGHBOURS[a] & free]:
+            out += ends[reach & free]
 
 
-# _CHAIN_STEPS[a][near]: for each second space ``b`` of ``near`` (free neighbours of ``a``),
-# the code so far and the spaces a third may take (``b``'s neighbours but ``a``).
-_CHAIN_STEPS: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = tuple(
-    register({}) for _ in NEIGHBOURS
-)
+# Colonel Tangerine's chains, made at first use so that a look-up never misses:
+# _CHAIN_TABLES[TANGERINE][a][near], for every set ``near`` of ``a``'s neighbours (the free
+# ones), holds for each second space ``b`` of ``near`` where a third may go (``b``'s
+# neighbours but ``a``) and the codes a, b, c by the set of the free ones ``c`` is in.
+_ChainTable = tuple[dict[int, tuple[tuple[int, dict[int, tuple[int, ...]]], ...]], ...]
+_CHAIN_TABLES: dict[int, _ChainTable] = register({})
 
 
-def _chain_steps(a: int, near: int) -> tuple[tuple[int, int], ...]:
-    steps = tuple((code(TANGERINE, a, b), NEIGHBOURS[b] & ~(1 << a)) for b in spaces_of(near))
-    _CHAIN_STEPS[a][near] = steps
-    return steps
+def _chain_table() -> _ChainTable:
+    ends: dict[tuple[int, int], tuple[int, dict[int, tuple[int, ...]]]] = {}
+    for a, around in enumerate(NEIGHBOURS):
+        for b in spaces_of(around):
+            reach = NEIGHBOURS[b] & ~(1 << a)
+            thirds = {
+                near: tuple(code(TANGERINE, a, b, c) for c in spaces_of(near))
+                for near in _subsets(reach)
+            }
+            ends[a, b] = (reach, thirds)
+    table = tuple(
+        {near: tuple(ends[a, b] for b in spaces_of(near)) for near in _subsets(around)}
+        for a, around in enumerate(NEIGHBOURS)
+    )
+    _CHAIN_TABLES[TANGERINE] = table  # in one step: another thread may be listing moves
+    return table
 
 
-# _CHAIN_ENDS[head][near]: the codes ``head`` with third space ``c`` for each ``c`` of
-# ``near``, where ``head`` holds the kind and the first two spaces. Filled in as needed.
-_CHAIN_ENDS: dict[int, dict[int, tuple[int, ...]]] = register({})
-
-
-def _chain_ends(head: int, near: int) -> tuple[int, ...]:
-    codes = tuple(head | c << C_SHIFT for c in spaces_of(near))  # field c of code()
-    _CHAIN_ENDS.setdefault(head, {})[near] = codes
-    return codes
-
-
+_NOT_COL_A, _NOT_COL_H = ~COL_A, ~COL_H
 # Enum members are looked up in Python at each use: the hot paths compare with these.
 _EXCAVATION, _SURVEY = Phase.EXCAVATION, Phase.SURVEY
 _CHOOSE, _PICK_NEUTRAL = SurveyStep.CHOOSE, SurveyStep.PICK_NEUTRAL
@@ -244,36 +248,46 @@ _CHOOSE, _PICK_NEUTRAL = SurveyStep.CHOOSE, SurveyStep.PICK_NEUTRAL
 def legal_codes(state: GameState) -> list[int]:
     """Every legal action for ``state.current`` as codes, in a stable order."""
     phase = state.phase
-    if phase is _EXCAVATION:
-        if state.neutral_pending:
-            return _neutral_codes(state)
-        return _excavation_codes(state)
-    if phase is _SURVEY:
-        return survey_codes(state, *state.survey_steps[0])
-    return []
-
-
-def _excavation_codes(state: GameState) -> list[int]:
+    if phase is not _EXCAVATION:
+        if phase is _SURVEY:
+            return survey_codes(state, *state.survey_steps[0])
+        return []
+    if state.neutral_pending:
+        return _neutral_codes(state)
+    # The excavation's actions, in this body rather than a function of their own: they are
+    # most decisions of a game, and a call costs as much as a few of the steps below.
     seat = state.current
     player = state.players[seat]
     stock = player.stock
     if not stock:
         return [PASS]  # an empty stock can only pass
-    taken = 0
-    for cubes in state.cubes:
-        taken |= cubes
+    # Holders' masks never overlap (a cube only goes on a free space): their sum, added in
+    # C, is their union.
+    taken = sum(state.cubes)
     board, rows = _BOARD_ROWS[len(state.region)]
-    free = board & ~state.pyramids & ~taken
-    near = neighbours(state.cubes[seat])
+    free = board & ~(state.pyramids | taken)
+    mine = state.cubes[seat]  # neighbours(), inlined (as the calls below: every decision)
+    near = (mine << 1) & _NOT_COL_A | (mine >> 1) & _NOT_COL_H | mine << WIDTH | mine >> WIDTH
     frontier = near & free
     out: list[int] = []
-    _singles(EXCAVATE, free, rows, out)
+    for codes in map(
+        getitem, _SINGLES.get(EXCAVATE) or _single_table(EXCAVATE), free.to_bytes(rows, "little")
+    ):
+        out += codes
     if stock >= 2:
-        _pairs(EXTEND, frontier, free, out)
+        tails = _PAIR_TABLES.get(EXTEND) or _pair_table(EXTEND)
+        firsts = frontier
+        while firsts:
+            low = firsts & -firsts
+            a = low.bit_length() - 1
+            out += tails[a][NEIGHBOURS[a] & free]
+            firsts ^= low
     out.append(PASS)
     if not player.cards:
         return out
-    patrons = _usable_bits(player.cards, player.tilted)
+    patrons = _USABLE.get((player.cards, player.tilted))  # _usable_bits' look-up, inlined
+    if patrons is None:
+        patrons = _usable_bits(player.cards, player.tilted)
     if patrons & _VIOLET and player.reserve:
         # Lady Violet, then A or B (B too with 1 cube in stock, since she brings one).
         _singles(VIOLET_A, free, rows, out)
@@ -317,26 +331,99 @@ def parcels_left(state: GameState) -> list[int]:
 
 def survey_codes(state: GameState, step: SurveyStep, seat: Seat) -> list[int]:
     """The options of one survey step (possibly none: the player then gets nothing)."""
-    kind = NEUTRAL_PARCEL if step is _PICK_NEUTRAL else TAKE
-    out = [kind | p << A_SHIFT for p in parcels_left(state)]  # code(kind, p), inlined: hot
+    first = 2 * state.survey_area  # parcels_left, through a table: hot
+    region = state.region
+    left = (region[first] != EMPTY) | (region[first + 1] != EMPTY) << 1
+    out = list(_TAKES[step is _PICK_NEUTRAL][first][left])
     if step is _CHOOSE and state.players[seat].reserve:
         out += _room_codes(BOOK, state.museum, seat)
     return out
 
 
-# The codes of Brown's and the survey's Museum bookings, per (kind, museum, seat): the
-# Museum changes a few times a season, so most look-ups hit. Cleared when it grows large.
-_ROOM_CODES: dict[tuple[int, tuple[Seat, ...], Seat], tuple[int, ...]] = register({})
+# _TAKES[neutral's?][first][left]: the codes taking the parcels still there of the area
+# whose first parcel is ``first`` (bit 0 of ``left``: that one, bit 1: the next).
+_TAKES = tuple(
+    tuple(
+        tuple(
+            tuple(code(kind, p) for p in (first, first + 1) if left >> (p - first) & 1)
+            for left in range(4)
+        )
+        for first in range(12)
+    )
+    for kind in (TAKE, NEUTRAL_PARCEL)
+)
+
+
+# The Museum as masks, per Museum met (it changes a few times a season, so most look-ups
+# hit; cleared when it grows large): its empty rooms (bit ``r``: room ``r``) and each
+# seat's rooms. Codes are then read from tables rather than worked out per seat and kind.
+_MUSEUM_MASKS: dict[tuple[Seat, ...], tuple[int, tuple[int, ...]]] = register({})
 
 
 def _room_codes(kind: int, museum: tuple[Seat, ...], seat: Seat) -> tuple[int, ...]:
-    key = (kind, museum, seat)
-    codes = _ROOM_CODES.get(key)
-    if codes is None:
-        if len(_ROOM_CODES) >= _CACHE_LIMIT:
-            _ROOM_CODES.clear()
-        codes = _ROOM_CODES[key] = tuple(code(kind, room) for room in open_rooms(museum, seat))
-    return codes
+    """``kind``'s codes on the rooms :func:`~core.museum.open_rooms` lists for ``seat``."""
+    masks = _MUSEUM_MASKS.get(museum)
+    if masks is None:
+        masks = _museum_masks(museum)
+    empty, held = masks
+    fives, small, wings_opened = _ROOM_TABLES.get(kind) or _room_tables(kind)
+    return fives[empty & wings_opened[held[seat] >> WINGS]] + small[empty >> WINGS]
+
+
+def _museum_masks(museum: tuple[Seat, ...]) -> tuple[int, tuple[int, ...]]:
+    if len(_MUSEUM_MASKS) >= _CACHE_LIMIT:
+        _MUSEUM_MASKS.clear()
+    # sum(map(...)) adds up each room's bit picked by its holder, the loop in C.
+    empty = sum(map(getitem, _EMPTY_BIT, museum))
+    held = tuple([sum(map(getitem, bits, museum)) for bits in _HELD_BIT])
+    masks = _MUSEUM_MASKS[museum] = (empty, held)
+    return masks
+
+
+# _EMPTY_BIT[room][holder]: the room's bit if ``holder`` leaves it empty (negative, as
+# open_rooms reads it), else 0; _HELD_BIT[seat][room][holder]: the room's bit if ``holder``
+# is ``seat``. Indexed by the holder itself: NEUTRAL (-2) and EMPTY (-1) count from the end.
+_HOLDER_AT = (0, 1, 2, 3, NEUTRAL, EMPTY)
+_EMPTY_BIT = tuple(
+    tuple(1 << room if holder < 0 else 0 for holder in _HOLDER_AT) for room in range(ROOMS)
+)
+_HELD_BIT = tuple(
+    tuple(
+        tuple(1 << room if holder == seat else 0 for holder in _HOLDER_AT) for room in range(ROOMS)
+    )
+    for seat in range(4)
+)
+
+
+# _ROOM_TABLES[kind]: the codes of ``kind`` on the 5-rooms of each set of wings, on each
+# set of small rooms (3- and 2-rooms, bit ``r - WINGS`` for room ``r``), and the wings
+# whose 5-room opens onto a room of each set of small rooms: open_rooms' rule as tables.
+_ROOM_TABLES: dict[
+    int, tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
+] = register({})
+
+
+def _room_tables(
+    kind: int,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    small_rooms = ROOMS - WINGS
+    fives = tuple(
+        tuple(code(kind, w) for w in range(WINGS) if wings >> w & 1) for wings in range(1 << WINGS)
+    )
+    small = tuple(
+        tuple(code(kind, WINGS + i) for i in range(small_rooms) if rooms >> i & 1)
+        for rooms in range(1 << small_rooms)
+    )
+    wings_opened = tuple(
+        sum(
+            1 << w
+            for w, doors in enumerate(FIVE_ROOM_DOORS)
+            if any(held >> (door - WINGS) & 1 for door in doors)
+        )
+        for held in range(1 << small_rooms)
+    )
+    tables = _ROOM_TABLES[kind] = (fives, small, wings_opened)
+    return tables
 
 
 def area_counts(state: GameState, area: int) -> list[int]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import itemgetter
 
 import msgspec
 from msgspec.structs import replace
 
 from core.actions import _FROM_CODE as _INTERNED
 from core.actions import (
+    _TO_CODE,
     A_SHIFT,
     BOOK,
     BROWN,
@@ -34,12 +36,12 @@ from core.actions import (
     to_code,
 )
 from core.caches import register
-from core.cards import CARDS, PATRONS, Patron, on_new_cards
+from core.cards import CARDS, PATRON_OF, PATRONS, Patron, on_new_cards
 from core.explain import describe_code
 from core.moves import can_place_neutral, legal_codes, survey_codes
 from core.museum import ROOMS
 from core.refusals import explain_illegal
-from core.region import AREA_MASK, Face, area_parcels, face_card, pyramid_mask
+from core.region import AREA_MASK, Face, face_card, pyramid_mask
 from core.state import (
     CUBES_PER_COLOUR,
     EMPTY,
@@ -160,15 +162,24 @@ def redetermine(state: GameState, rng: random.Random) -> GameState:
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every legal action of the player deciding now, in a stable order (empty when over)."""
-    codes = _cached_codes(state)
+    cached_state, codes = _LAST.pair  # _cached_codes, inlined (a UI's or a player's hot path)
+    if cached_state is not state:
+        codes = _cached_codes(state)
     try:
+        if len(codes) > 1:
+            # One C call looks every code up, quicker than tuple(map(...)) by a third.
+            actions: tuple[Action, ...] = itemgetter(*codes)(_INTERNED)
+            return actions
         return tuple(map(_INTERNED.__getitem__, codes))
     except KeyError:
         return tuple(map(from_code, codes))
 
 
+_OVER = Phase.OVER  # an Enum member's look-up is a Python call: this is read every decision
+
+
 def is_over(state: GameState) -> bool:
-    return state.phase is Phase.OVER
+    return state.phase is _OVER
 
 
 def apply_action(state: GameState, action: Action) -> GameState:
@@ -178,7 +189,17 @@ def apply_action(state: GameState, action: Action) -> GameState:
     legal now, and its subclass :class:`~core.errors.MalformedActionError` for one that is
     not even well formed.
     """
-    return _apply_checked(state, action, None)
+    # _apply_checked with its calls inlined, the same steps: every action of a game or a UI.
+    try:
+        action_code = _TO_CODE[action]  # to_code's look-up (it reports what is malformed)
+    except (KeyError, TypeError):
+        action_code = to_code(action)
+    cached_state, codes = _LAST.pair
+    if cached_state is not state:
+        codes = _cached_codes(state)
+    if action_code not in codes:
+        raise explain_illegal(state, action_code, action)
+    return apply_code(state, action_code)
 
 
 def apply_action_with_events(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
@@ -310,7 +331,8 @@ def _place_neutral(state: GameState, action_code: int, seat: Seat) -> GameState:
 
 def _untilted_card(player: PlayerState, patron: Patron) -> int:
     """The player's first untilted card of ``patron`` (the one an action turns)."""
-    return next(c for c in player.cards if CARDS[c].patron is patron and c not in player.tilted)
+    tilted = player.tilted
+    return next(c for c in player.cards if PATRON_OF[c] is patron and c not in tilted)
 
 
 def _tilt(state: GameState, seat: Seat, patron: Patron) -> GameState:
@@ -466,11 +488,11 @@ def ranking(state: GameState, area: int) -> list[Seat]:
     """Holders of cubes in ``area``, most cubes first, ties to the lower passing space."""
     mask = AREA_MASK[area]
     index = state.passing.index
-    ranked = []
-    for seat, cubes in zip(cube_holders(state), state.cubes, strict=True):
-        count = (cubes & mask).bit_count()
-        if count:
-            ranked.append((-count, index(seat), seat))
+    ranked = [
+        (-(cubes & mask).bit_count(), index(seat), seat)
+        for seat, cubes in zip(cube_holders(state), state.cubes, strict=True)
+        if cubes & mask
+    ]
     if len(ranked) > 1:
         ranked.sort()
     return [seat for _, _, seat in ranked]
@@ -593,7 +615,7 @@ def _finish_area(state: GameState, events: Events) -> GameState:
     area = state.survey_area
     region = state.region
     discard = state.discard
-    for parcel in area_parcels(area):
+    for parcel in (2 * area, 2 * area + 1):  # area_parcels, inlined
         if region[parcel] != EMPTY:
             discard = (*discard, face_card(region[parcel]))
             region = (*region[:parcel], EMPTY, *region[parcel + 1 :])

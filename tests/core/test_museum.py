@@ -1,6 +1,10 @@
 """The Museum (RULES.md §6): fifteen rooms, which room opens onto which, where a cube may go."""
 
+import random
+
 import core
+from core.actions import BOOK, BROWN, code
+from core.moves import _room_codes
 from core.museum import (
     FIVE_ROOM_DOORS,
     ROOMS,
@@ -72,3 +76,16 @@ def test_rooms_are_named_by_their_patrons():
     assert room_label(wings, Room.T1) == "Lemon 3-room"
     assert room_label(wings, Room.D12) == "Lemon/Brown 2-room"
     assert room_label(wings, Room.F2) == "Brown 5-room"
+
+
+def test_the_legal_room_codes_are_the_open_rooms() -> None:
+    """Brown's and the survey's codes come from masks and tables (core.moves): the same rooms
+    as ``open_rooms``, in its order, for every holder of random Museums of 2 to 4 seats."""
+    rng = random.Random(29)
+    for _ in range(300):
+        seats = rng.randint(2, 4)
+        museum = tuple(rng.choice([EMPTY] * 3 + list(range(seats))) for _ in range(ROOMS))
+        for seat in range(seats):
+            for kind in (BROWN, BOOK):
+                expected = tuple(code(kind, room) for room in open_rooms(museum, seat))
+                assert _room_codes(kind, museum, seat) == expected, (museum, seat)
