@@ -68,9 +68,12 @@ LIBRARY_MODULES: Final = (
     "textual.app", "textual.drivers.linux_driver", "textual.drivers.web_driver",
     "textual.drivers.headless_driver", "textual.pilot", "textual.layouts.horizontal",
     "textual.layouts.stream", "textual.scrollbar", "textual.coordinate",
-    "textual.renderables.styled", "rich.emoji",
+    "textual.renderables.styled", "rich.emoji", "rich._emoji_codes", "textual.layouts.factory",
+    "table.address", "encodings.ascii",
 )  # fmt: skip
-"""Textual's and Rich's modules a session loads by itself (seen in a door session)."""
+"""Textual's and Rich's modules, and the game's outside :data:`WARMED`, that a session loads
+by itself (seen in a door session; Rich's table of emoji names, 0.6 MB of strings, is
+loaded on first use, by any markup)."""
 
 
 def warm() -> None:
@@ -85,10 +88,12 @@ def warm() -> None:
         for info in pkgutil.walk_packages(found.__path__, f"{package}."):
             if info.name.rsplit(".", 1)[-1] != "__main__" or info.name == "tui.__main__":
                 importlib.import_module(info.name)
-    from rich.cells import cell_len
+    from rich._unicode_data import load
     from textual.widgets import DataTable
 
-    cell_len("é─")  # Rich's table of character widths, loaded on first use
+    # Rich's table of character widths, loaded at the first character not of one cell
+    # (a session loads it for "auto", the same table: its environment never names one).
+    load("auto")
     assert DataTable is not None  # Textual's widgets are loaded on first use
 
 
