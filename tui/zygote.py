@@ -68,12 +68,11 @@ LIBRARY_MODULES: Final = (
     "textual.app", "textual.drivers.linux_driver", "textual.drivers.web_driver",
     "textual.drivers.headless_driver", "textual.pilot", "textual.layouts.horizontal",
     "textual.layouts.stream", "textual.scrollbar", "textual.coordinate",
-    "textual.renderables.styled", "rich.emoji", "rich._emoji_codes", "textual.layouts.factory",
-    "table.address", "encodings.ascii",
+    "textual.renderables.styled", "rich.emoji", "textual.layouts.factory", "table.address",
+    "encodings.ascii",
 )  # fmt: skip
 """Textual's and Rich's modules, and the game's outside :data:`WARMED`, that a session loads
-by itself (seen in a door session; Rich's table of emoji names, 0.6 MB of strings, is
-loaded on first use, by any markup)."""
+by itself (seen in a door session)."""
 
 
 def warm() -> None:
@@ -88,12 +87,15 @@ def warm() -> None:
         for info in pkgutil.walk_packages(found.__path__, f"{package}."):
             if info.name.rsplit(".", 1)[-1] != "__main__" or info.name == "tui.__main__":
                 importlib.import_module(info.name)
-    from rich._unicode_data import load
+    from rich.cells import cell_len
+    from rich.emoji import Emoji
     from textual.widgets import DataTable
 
-    # Rich's table of character widths, loaded at the first character not of one cell
-    # (a session loads it for "auto", the same table: its environment never names one).
-    load("auto")
+    # Rich's tables, loaded at their first use: the emoji names (0.6 MB of strings, for
+    # any markup) and the character widths (at the first character not of one cell; for
+    # the Unicode version "auto", as in a session, whose environment never names one).
+    Emoji.replace(":smile:")
+    cell_len("日")
     assert DataTable is not None  # Textual's widgets are loaded on first use
 
 
