@@ -22,12 +22,15 @@ Prints figures, asserts none; every comparison is between two figures of the sam
    /proc/PID/smaps_rollup, and RSS), the server's own RSS before, with them, and after
    they closed; their CPU while idle; and the time for one more session (the 51st) to
    reach its lobby against the first one on the empty door (medians of RUNS). Then
-   whether every game left once its client was gone.
+   whether every game left once its client was gone. The memory is read SETTLE seconds
+   after the last session reached its lobby: 2 s; longer where the host runs Linux's
+   same-page merging (KSM), which merges the games' pages over a minute or more.
 
 Everything runs on this machine's cores: the ssh clients, the door, the games and this
 script share them (the load average is printed at the start and the end).
 
 Run: .venv/bin/python bench/bench_door.py [--runs 5] [--sessions 50] [--moves 20] [--quick]
+     [--settle SECONDS] [--cold]
 """
 
 from __future__ import annotations
@@ -582,8 +585,11 @@ def move_bytes(door: Door, key: Path, count: int) -> None:
     )
 
 
-def crowd(folder: Path, sessions: int, runs: int, idle: float, cold: bool = False) -> None:
-    """Part 3, on a server of its own (``cold``: each session a new interpreter)."""
+def crowd(
+    folder: Path, sessions: int, runs: int, idle: float, cold: bool = False, settle: float = 2.0
+) -> None:
+    """Part 3, on a server of its own (``cold``: each session a new interpreter); the
+    memory is read ``settle`` seconds after the last session reached its lobby."""
     door = Door(folder, cold)
     opened: list[Probe] = []
     try:
@@ -611,7 +617,7 @@ def crowd(folder: Path, sessions: int, runs: int, idle: float, cold: bool = Fals
         games = door.games()
         if not games:
             raise ProbeError("no game process found among the server's children")
-        end = time.monotonic() + 2.0  # let the last ones finish their start
+        end = time.monotonic() + settle  # the last ones finish their start (KSM merges)
         while time.monotonic() < end:
             pump(opened, 0.05)
 
@@ -714,6 +720,10 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20, help="cursor moves (default 20)")
     parser.add_argument("--quick", action="store_true", help="2 runs, 10 sessions, 6 moves")
     parser.add_argument(
+        "--settle", type=float, default=2.0,
+        help="seconds idle before part 3 reads the memory (default 2; for KSM, a few minutes)",
+    )  # fmt: skip
+    parser.add_argument(
         "--cold", action="store_true",
         help="part 3 again with each session a new interpreter (as before issue 29)",
     )  # fmt: skip
@@ -726,6 +736,7 @@ def main() -> None:
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} cores, load average {load}; {sys.executable}")
     print(f"{ssh_version()}; runs {args.runs}, sessions {args.sessions}, moves {args.moves}")
+    print(f"{same_page_merging()}; part 3 reads the memory {args.settle:g} s after the last lobby")
     with (
         tempfile.TemporaryDirectory(prefix="myk-bd-", dir="/tmp") as name,
         clean_environment(Path(name) / "env"),
@@ -748,9 +759,20 @@ def main() -> None:
         for how in ("forked", "cold") if args.cold else ("forked",):
             (folder / f"many-{how}").mkdir()
             crowd(folder / f"many-{how}", args.sessions, args.runs,
-                  idle=3.0 if args.quick else 6.0, cold=how == "cold")  # fmt: skip
+                  idle=3.0 if args.quick else 6.0, cold=how == "cold",
+                  settle=args.settle)  # fmt: skip
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average at the end {load}")
+
+
+def same_page_merging() -> str:
+    """Whether Linux's same-page merging (KSM) runs, which the doors' warm process offers
+    its games' memory to (/sys/kernel/mm/ksm/run; the host's setting, 1: it runs)."""
+    try:
+        run = Path("/sys/kernel/mm/ksm/run").read_text().strip()
+    except OSError:
+        return "same-page merging (KSM): not in this kernel"
+    return f"same-page merging (KSM): {'runs' if run == '1' else 'does not run'} (run={run})"
 
 
 def ssh_version() -> str:

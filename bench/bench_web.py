@@ -33,13 +33,15 @@ frames are recorded in the page itself, with the page's clock (see :data:`PAGE_S
    them and after they closed, their CPU while idle, Chromium's own memory (not the
    door's); the time for one more (the 21st of 20) to reach its lobby against the first
    one on the empty door (medians of RUNS); whether every game left within 5 s of the
-   contexts closing.
+   contexts closing. The memory is read SETTLE seconds after the last lobby (2 s; longer
+   where the host runs Linux's same-page merging, KSM: see bench_door.py).
 
 Everything runs on this machine's cores: Chromium, the door, the games and this script
 share them (the load average is printed at the start and the end). The server's log is
 searched for errors after each part.
 
 Run: .venv/bin/python bench/bench_web.py [--runs 5] [--sessions 20] [--moves 20] [--quick]
+     [--settle SECONDS] [--cold]
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ from bench_door import (  # bench/, this script's folder, is first on sys.path
     memory,
     print_memory,
     reach_lobby,
+    same_page_merging,
     spread,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
@@ -867,10 +870,16 @@ def keys_and_bytes(
 
 
 def crowd(
-    playwright: Any, folder: Path, sessions: int, runs: int, rewrite: bool, cold: bool = False
+    playwright: Any,
+    folder: Path,
+    sessions: int,
+    runs: int,
+    rewrite: bool,
+    cold: bool = False,
+    settle: float = 2.0,
 ) -> None:
     """Part 4, on a server of its own and a browser of its own (``cold``: each game a new
-    interpreter)."""
+    interpreter); the memory is read ``settle`` seconds after the last lobby."""
     door = WebDoor(folder, sessions, cold)
     tabs: list[Tab] = []
     browser: Browser | None = None
@@ -902,7 +911,7 @@ def crowd(
         games = door.games()
         if not games:
             raise ProbeError("no game process found among the server's children")
-        time.sleep(2.0)  # let the last ones finish their start
+        time.sleep(settle)  # the last ones finish their start (KSM merges)
         pss = [memory(p, "Pss") for p in games]
         rss = [memory(p, "Rss") for p in games]
         rss_with = door.rss()
@@ -1032,6 +1041,10 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20, help="cursor moves (default 20)")
     parser.add_argument("--quick", action="store_true", help="2 runs, 8 sessions, 6 moves")
     parser.add_argument(
+        "--settle", type=float, default=2.0,
+        help="seconds idle before part 4 reads the memory (default 2; for KSM, a few minutes)",
+    )  # fmt: skip
+    parser.add_argument(
         "--cold", action="store_true",
         help="part 4 again with each game a new interpreter (as before issue 29)",
     )  # fmt: skip
@@ -1044,6 +1057,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, stop_on_sigterm)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} cores, load average {load}; {sys.executable}")
+    print(f"{same_page_merging()}; part 4 reads the memory {args.settle:g} s after the last lobby")
     with (
         tempfile.TemporaryDirectory(prefix="myk-bw-", dir="/tmp") as name,
         clean_environment(Path(name) / "env"),
@@ -1080,7 +1094,7 @@ def main() -> None:
         for how in ("forked", "cold") if args.cold else ("forked",):
             (folder / f"many-{how}").mkdir()
             crowd(playwright, folder / f"many-{how}", args.sessions, args.runs, rewrite,
-                  cold=how == "cold")  # fmt: skip
+                  cold=how == "cold", settle=args.settle)  # fmt: skip
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average at the end {load}")
 

@@ -68,9 +68,11 @@ LIBRARY_MODULES: Final = (
     "textual.app", "textual.drivers.linux_driver", "textual.drivers.web_driver",
     "textual.drivers.headless_driver", "textual.pilot", "textual.layouts.horizontal",
     "textual.layouts.stream", "textual.scrollbar", "textual.coordinate",
-    "textual.renderables.styled", "rich.emoji",
+    "textual.renderables.styled", "rich.emoji", "textual.layouts.factory", "table.address",
+    "encodings.ascii",
 )  # fmt: skip
-"""Textual's and Rich's modules a session loads by itself (seen in a door session)."""
+"""Textual's and Rich's modules, and the game's outside :data:`WARMED`, that a session loads
+by itself (seen in a door session)."""
 
 
 def warm() -> None:
@@ -86,10 +88,46 @@ def warm() -> None:
             if info.name.rsplit(".", 1)[-1] != "__main__" or info.name == "tui.__main__":
                 importlib.import_module(info.name)
     from rich.cells import cell_len
+    from rich.emoji import Emoji
     from textual.widgets import DataTable
 
-    cell_len("é─")  # Rich's table of character widths, loaded on first use
+    # Rich's tables, loaded at their first use: the emoji names (0.6 MB of strings, for
+    # any markup) and the character widths (at the first character not of one cell; for
+    # the Unicode version "auto", as in a session, whose environment never names one).
+    Emoji.replace(":smile:")
+    cell_len("日")
     assert DataTable is not None  # Textual's widgets are loaded on first use
+
+
+PR_SET_MEMORY_MERGE: Final = 67
+MADV_MERGEABLE: Final = 12
+
+
+def offer_to_merging() -> None:
+    """Offer this process's memory, and so its sessions', to Linux's same-page merging
+    (KSM), which a host may run (``echo 1 > /sys/kernel/mm/ksm/run``; docs/playing-over-ssh.md).
+
+    Python writes to every object a session touches (its reference count, the bytecode
+    it specialises), so a session copies about 15 MB of this process's pages, most of
+    them written back the same or the same in every session: KSM finds such pages and
+    shares them again. Unless the host runs it, nothing happens and nothing is spent.
+    The whole process, inherited by every session (Linux 6.4), else its anonymous
+    mappings as they are now (the pages sessions copy)."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_MEMORY_MERGE, 1, 0, 0, 0) == 0:
+            return
+        with open("/proc/self/maps", encoding="ascii") as maps:
+            found = [line.split() for line in maps]
+    except (OSError, AttributeError):  # not Linux
+        return
+    libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+    for fields in found:
+        if fields[1].startswith("rw") and (len(fields) == 5 or fields[5] == "[heap]"):
+            low, high = (int(x, 16) for x in fields[0].split("-"))
+            libc.madvise(low, high - low, MADV_MERGEABLE)  # refused: stays as it is
 
 
 def read_request(channel: socket.socket) -> Request | None:
@@ -202,6 +240,7 @@ def main() -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.collect()
     gc.freeze()
+    offer_to_merging()
     request = serve(channel, parent)
     return fresh.run_session(
         request.program, request.args, request.env, request.cwd, request.fds, request.parent

@@ -121,6 +121,30 @@ async def test_a_tab_s_game_is_forked_and_holds_nothing_of_the_server_s(door: We
         assert len(descriptors(zygote)) <= 6, held  # stdio, its socket, its signals' pipe
 
 
+def offered_to_merging(pid: int, mapping: str) -> bool:
+    """Whether ``pid``'s ``mapping`` (its name in /proc/PID/smaps) may be merged by the
+    kernel's same-page merging (its VmFlags has ``mg``)."""
+    inside = False
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        if "-" in line.split(" ", 1)[0] and not line.startswith("VmFlags"):
+            inside = line.split()[-1] == mapping
+        elif inside and line.startswith("VmFlags:"):
+            return "mg" in line.split()[1:]
+    raise AssertionError(f"no {mapping} in {pid}'s mappings")
+
+
+async def test_a_game_s_memory_is_offered_to_the_kernel_s_same_page_merging(
+    door: WebDoor,
+) -> None:
+    """The pages a game copies from the warm process (its heap here) may be merged again
+    by Linux's KSM when the host runs it (docs/playing-over-ssh.md): the warm process
+    offered them before forking it."""
+    async with client() as http:
+        game = await open_tab(door, http, "Cyd")
+        assert offered_to_merging(warm_process(door), "[heap]")
+        assert offered_to_merging(game, "[heap]")
+
+
 async def test_a_killed_server_leaves_no_warm_process_and_no_game(door: WebDoor) -> None:
     """kill -9 of the server: its warm process and the tab's game are gone within 2 s."""
     zygote = warm_process(door)
