@@ -286,9 +286,14 @@ def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) ->
     placed = _PLACED_MASK.get(action_code)
     if placed is None:
         placed = placed_mask(action_code)
-    cubes = state.cubes
-    cubes = (*cubes[:seat], cubes[seat] | placed, *cubes[seat + 1 :])  # _with, inlined
-    players = (*state.players[:seat], player, *state.players[seat + 1 :])
+    # _with, inlined. A tuple with one entry changed is made as [*t], set, tuple(): in
+    # CPython 3.11 that is about twice as quick as (*t[:i], x, *t[i + 1 :]), which copies
+    # two slices (and these are made at every action).
+    changed_cubes = [*state.cubes]
+    changed_cubes[seat] |= placed
+    changed_players = [*state.players]
+    changed_players[seat] = player
+    cubes, players = tuple(changed_cubes), tuple(changed_players)
     if events is None and not state.last_turn and (patron is not None or len(players) > 2):
         # The usual case in one step: play moves on to the next seat, which has not passed
         # and has cubes to place (anything else takes the general path below).
@@ -360,7 +365,9 @@ def _to_museum(state: GameState, seat: Seat, room: int, from_stock: bool) -> Gam
 def _with(
     players: tuple[PlayerState, ...], seat: Seat, player: PlayerState
 ) -> tuple[PlayerState, ...]:
-    return (*players[:seat], player, *players[seat + 1 :])
+    changed = [*players]  # quicker than joining two slices (see _excavate)
+    changed[seat] = player
+    return tuple(changed)
 
 
 def _tell(events: Events, state: GameState, seat: Seat | None, text: str) -> None:
@@ -575,14 +582,19 @@ def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Event
         # _to_museum from the reserve, with the step done, in one copy of the state.
         player = state.players[seat]
         player = replace(player, reserve=player.reserve - 1)
-        museum = (*state.museum[:index], seat, *state.museum[index + 1 :])
-        players = (*state.players[:seat], player, *state.players[seat + 1 :])
-        state = replace(state, museum=museum, players=players, survey_steps=steps)
+        museum = [*state.museum]  # tuples with one entry changed: see _excavate
+        museum[index] = seat
+        changed_players = [*state.players]
+        changed_players[seat] = player
+        players = tuple(changed_players)
+        state = replace(state, museum=tuple(museum), players=players, survey_steps=steps)
         if events is not None:
             _tell(events, state, seat, describe_code(state, action_code))
         return state
     card = face_card(state.region[index])
-    region = (*state.region[:index], EMPTY, *state.region[index + 1 :])
+    changed = [*state.region]  # a tuple with one entry changed: see _excavate
+    changed[index] = EMPTY
+    region = tuple(changed)
     if kind == NEUTRAL_PARCEL:
         state = replace(state, region=region, discard=(*state.discard, card))
         if events is not None:
@@ -592,7 +604,7 @@ def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Event
         player = state.players[seat]
         value = _CARD_VALUE[card]
         player = replace(player, score=player.score + value, cards=(*player.cards, card))
-        players = (*state.players[:seat], player, *state.players[seat + 1 :])
+        players = _with(state.players, seat, player)
         state = replace(state, region=region, players=players, survey_steps=steps)
         if events is not None:
             text = f"{{}} takes parcel P{index + 1} ({CARDS[card]}, +{value})"
