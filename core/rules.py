@@ -337,7 +337,10 @@ def _place_neutral(state: GameState, action_code: int, seat: Seat) -> GameState:
 def _untilted_card(player: PlayerState, patron: Patron) -> int:
     """The player's first untilted card of ``patron`` (the one an action turns)."""
     tilted = player.tilted
-    return next(c for c in player.cards if PATRON_OF[c] is patron and c not in tilted)
+    for card in player.cards:  # a loop, not next(generator): no frame made per action
+        if PATRON_OF[card] is patron and card not in tilted:
+            return card
+    raise AssertionError("no untilted card of that patron")  # pragma: no cover - checked
 
 
 def _tilt(state: GameState, seat: Seat, patron: Patron) -> GameState:
@@ -495,11 +498,14 @@ def ranking(state: GameState, area: int) -> list[Seat]:
     """Holders of cubes in ``area``, most cubes first, ties to the lower passing space."""
     mask = AREA_MASK[area]
     index = state.passing.index
-    ranked = [
-        (-(cubes & mask).bit_count(), index(seat), seat)
-        for seat, cubes in zip(cube_holders(state), state.cubes, strict=True)
-        if cubes & mask
-    ]
+    # A plain loop (a comprehension is a function call in 3.11), over the masks by index:
+    # zip(..., strict=True) costs as much as the loop for its keyword alone.
+    holders = cube_holders(state)
+    ranked = []
+    for i, cubes in enumerate(state.cubes):
+        if cubes & mask:
+            seat = holders[i]
+            ranked.append((-(cubes & mask).bit_count(), index(seat), seat))
     if len(ranked) > 1:
         ranked.sort()
     return [seat for _, _, seat in ranked]
@@ -630,29 +636,37 @@ def _finish_area(state: GameState, events: Events) -> GameState:
     for parcel in (2 * area, 2 * area + 1):  # area_parcels, inlined
         if region[parcel] != EMPTY:
             discard = (*discard, face_card(region[parcel]))
-            region = (*region[:parcel], EMPTY, *region[parcel + 1 :])
+            changed = [*region]  # a tuple with one entry changed: see _excavate
+            changed[parcel] = EMPTY
+            region = tuple(changed)
             if events is not None:
                 text = f"Nobody takes parcel P{parcel + 1} ({CARDS[discard[-1]]}): discarded"
                 _tell(events, state, None, text)
     mask = AREA_MASK[area]
     if events is not None and any(cubes & mask for cubes in state.cubes):
         _tell(events, state, None, f"The cubes on area {area + 1} go back to their reserves")
-    players = state.players
+    # One loop over the masks by index (as in ranking) makes the masks left and gives each
+    # holder's cubes back.
+    holders = cube_holders(state)
+    players = [*state.players]
     neutral_back = 0
-    for holder, cubes in zip(cube_holders(state), state.cubes, strict=True):
-        back = (cubes & mask).bit_count()
-        if holder == NEUTRAL:
-            neutral_back = back
-        elif back:
-            player = replace(players[holder], reserve=players[holder].reserve + back)
-            players = (*players[:holder], player, *players[holder + 1 :])
-    unmask = ~mask
+    left = []
+    for i, cubes in enumerate(state.cubes):
+        back = cubes & mask
+        left.append(cubes ^ back)
+        if back:
+            holder = holders[i]
+            if holder == NEUTRAL:
+                neutral_back = back.bit_count()
+            else:
+                player = players[holder]
+                players[holder] = replace(player, reserve=player.reserve + back.bit_count())
     state = replace(
         state,
         region=region,
         discard=discard,
-        players=players,
-        cubes=tuple([cubes & unmask for cubes in state.cubes]),
+        players=tuple(players),
+        cubes=tuple(left),
         neutral_reserve=state.neutral_reserve + neutral_back,
         survey_steps=(),
     )
