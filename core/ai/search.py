@@ -178,6 +178,8 @@ class HardBot:
             world: GameState | None = None
             playout_seed = 0
             for i in alive:
+                if done == self.iterations:  # the last round may be cut short: equal cost
+                    break
                 if done % _CLOCK_EVERY == 0 and time.perf_counter() > deadline:
                     return candidates[leader()][1]
                 if stop is not None and stop():
