@@ -18,6 +18,13 @@ The hard computer against itself at another number of simulations (issue 29)::
     .venv/bin/python bench/tournament.py --hero hard --field hard \
         --hero-iterations 800 --iterations 400 --budget inf --games 60
 
+``--hero-plan``/``--field-plan`` choose a side's search plan (``core.ai.search.PLANS``;
+``ucb1``, the product's, by default), to pit another search against today's at the same
+number of simulations::
+
+    .venv/bin/python bench/tournament.py --hero hard --field hard --hero-plan halving \
+        --iterations 100 --budget inf --games 60
+
 ``--budget inf`` lets every decision run its simulations in full, so the result depends on
 the seeds alone, not on the machine's load. A long tournament can run in batches:
 ``--first N`` starts at game ``N`` (a multiple of ``--players``), ``--out FILE`` appends one

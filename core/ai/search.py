@@ -13,6 +13,14 @@ For one decision:
 3. the candidate with the best mean wins; the heuristic's own judgement counts as a few
    simulations already made, so a candidate needs real evidence to overturn it.
 
+That is the ``ucb1`` plan, the product's. :data:`PLANS` names others, for
+``bench/tournament.py`` (issue 29): ``paired`` judges every candidate on the same
+redetermined world with the same playout seed, round after round (common random numbers);
+``halving`` does so with successive halving (the worse half drops out after each quarter
+of the simulations, for 9 candidates); ``halving-deep`` also looks 4 rounds ahead. At the
+same number of simulations, ``paired`` and ``halving`` cost at most what ``ucb1`` costs
+(fewer redeterminations; ``halving-deep``'s longer playouts cost more). None has been shown stronger than ``ucb1`` yet (``bench/README.md``).
+
 Determinism: by default a fixed number of simulations (``bench/bench_ai.py`` prints the CPU
 time they take a decision, and the load it ran under: the README gives the figures), so the
 choice depends only on the seed; a time budget caps the search as a safety net. A
@@ -53,8 +61,6 @@ EXPLORATION = 4.0
 """UCB1 exploration, in points of advantage."""
 ROUNDS_AHEAD = 2
 """Each simulation plays this many rounds of decisions after the candidate, then judges."""
-SEASON_ROUNDS = 20
-"""Rounds ahead enough to reach the end of any season (a plan that plays its seasons out)."""
 SAMPLES = 10
 """Legal actions a simulated player compares at each decision."""
 _CLOCK_EVERY = 8
@@ -83,9 +89,6 @@ PLANS: dict[str, Plan] = {
     "paired": Plan(paired=True),
     "halving": Plan(paired=True, halving=True),
     "halving-deep": Plan(paired=True, halving=True, rounds_ahead=4),
-    "halving-season": Plan(paired=True, halving=True, rounds_ahead=SEASON_ROUNDS),
-    "halving-wide": Plan(paired=True, halving=True, candidates=12),
-    "paired-noprior": Plan(paired=True, prior_visits=1.0),
 }
 """The search plans by name; ``ucb1`` is the search of the hard bot before issue 29."""
 DEFAULT_PLAN = "ucb1"
