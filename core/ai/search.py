@@ -19,7 +19,8 @@ redetermined world with the same playout seed, round after round (common random 
 ``halving`` does so with successive halving (the worse half drops out after each quarter
 of the simulations, for 9 candidates); ``halving-deep`` also looks 4 rounds ahead. At the
 same number of simulations, ``paired`` and ``halving`` cost at most what ``ucb1`` costs
-(fewer redeterminations; ``halving-deep``'s longer playouts cost more). None has been shown stronger than ``ucb1`` yet (``bench/README.md``).
+(fewer redeterminations; ``halving-deep``'s longer playouts cost more). None has been shown
+stronger than ``ucb1`` yet (``bench/README.md``).
 
 Determinism: by default a fixed number of simulations (``bench/bench_ai.py`` prints the CPU
 time they take a decision, and the load it ran under: the README gives the figures), so the
