@@ -18,6 +18,13 @@ The hard computer against itself at another number of simulations (issue 29)::
     .venv/bin/python bench/tournament.py --hero hard --field hard \
         --hero-iterations 800 --iterations 400 --budget inf --games 60
 
+``--hero-plan``/``--field-plan`` choose a side's search plan (``core.ai.search.PLANS``;
+``ucb1``, the product's, by default), to pit another search against today's at the same
+number of simulations::
+
+    .venv/bin/python bench/tournament.py --hero hard --field hard --hero-plan halving \
+        --iterations 100 --budget inf --games 60
+
 ``--budget inf`` lets every decision run its simulations in full, so the result depends on
 the seeds alone, not on the machine's load. A long tournament can run in batches:
 ``--first N`` starts at game ``N`` (a multiple of ``--players``), ``--out FILE`` appends one
@@ -35,7 +42,8 @@ import time
 from typing import TypedDict
 
 import core
-from core.ai import make_bot
+from core.ai import Bot, make_bot
+from core.ai.search import DEFAULT_PLAN, PLANS, HardBot
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -65,7 +73,7 @@ def play_one(job: tuple[int, argparse.Namespace]) -> Game:
     players = args.players
     hero_seat = index % players
     deal = args.seed + index // players
-    bots = []
+    bots: list[Bot] = []
     for seat in range(players):
         hero = seat == hero_seat
         level = args.hero if hero else args.field
@@ -73,8 +81,9 @@ def play_one(job: tuple[int, argparse.Namespace]) -> Game:
             iterations = args.hero_iterations if hero else args.iterations
             if hero and iterations is None:
                 iterations = args.iterations
-            bots.append(make_bot(level, seed=deal * 10 + seat, budget=args.budget,
-                                 iterations=iterations))  # fmt: skip
+            plan = args.hero_plan if hero else args.field_plan
+            bots.append(HardBot(deal * 10 + seat, budget=args.budget, iterations=iterations,
+                                plan=plan))  # fmt: skip
         else:
             bots.append(make_bot(level, seed=deal * 10 + seat))
     state = core.new_game(players, deal)
@@ -141,6 +150,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--hero-iterations", type=int, default=None, help="hard hero: simulations (--iterations)"
     )
+    parser.add_argument("--hero-plan", default=DEFAULT_PLAN, choices=sorted(PLANS))
+    parser.add_argument("--field-plan", default=DEFAULT_PLAN, choices=sorted(PLANS))
     parser.add_argument("--out", default=None, help="append one JSON line per game here")
     parser.add_argument("--summarise", default=None, help="summarise the games of this file")
     args = parser.parse_args(argv)
@@ -168,6 +179,7 @@ def main(argv: list[str] | None = None) -> None:
         hard = (
             f" budget={args.budget} iterations={args.iterations}"
             f" hero-iterations={args.hero_iterations}"
+            f" hero-plan={args.hero_plan} field-plan={args.field_plan}"
         )
     summarise(
         results,

@@ -13,6 +13,15 @@ For one decision:
 3. the candidate with the best mean wins; the heuristic's own judgement counts as a few
    simulations already made, so a candidate needs real evidence to overturn it.
 
+That is the ``ucb1`` plan, the product's. :data:`PLANS` names others, for
+``bench/tournament.py`` (issue 29): ``paired`` judges every candidate on the same
+redetermined world with the same playout seed, round after round (common random numbers);
+``halving`` does so with successive halving (the worse half drops out after each quarter
+of the simulations, for 9 candidates); ``halving-deep`` also looks 4 rounds ahead. At the
+same number of simulations, ``paired`` and ``halving`` cost at most what ``ucb1`` costs
+(fewer redeterminations; ``halving-deep``'s longer playouts cost more). None has been shown
+stronger than ``ucb1`` yet (``bench/README.md``).
+
 Determinism: by default a fixed number of simulations (``bench/bench_ai.py`` prints the CPU
 time they take a decision, and the load it ran under: the README gives the figures), so the
 choice depends only on the seed; a time budget caps the search as a safety net. A
@@ -25,6 +34,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 
 from core.actions import PASS, Action, from_code
 from core.ai.bot import Level, Stop
@@ -58,6 +68,33 @@ _CLOCK_EVERY = 8
 """Look at the clock only every few simulations."""
 
 
+@dataclass(frozen=True)
+class Plan:
+    """How the hard bot spends its simulations (``bench/tournament.py`` fields several)."""
+
+    paired: bool = False
+    """Judge the candidates side by side: each round redetermines one world and plays every
+    candidate still in the running on it, with the same playout seed (common random
+    numbers), so their difference is not drowned in the luck of the deal. Otherwise UCB1
+    picks one candidate per simulation, each on its own world."""
+    halving: bool = False
+    """Paired only: successive halving. The simulations are split evenly into phases; after
+    each, the worse half of the candidates (by mean) drops out, down to one."""
+    candidates: int = CANDIDATES
+    prior_visits: float = PRIOR_VISITS
+    rounds_ahead: int = ROUNDS_AHEAD
+
+
+PLANS: dict[str, Plan] = {
+    "ucb1": Plan(),
+    "paired": Plan(paired=True),
+    "halving": Plan(paired=True, halving=True),
+    "halving-deep": Plan(paired=True, halving=True, rounds_ahead=4),
+}
+"""The search plans by name; ``ucb1`` is the search of the hard bot before issue 29."""
+DEFAULT_PLAN = "ucb1"
+
+
 class HardBot:
     """Searches by simulation; ``budget`` in seconds, ``iterations`` in simulations."""
 
@@ -68,12 +105,14 @@ class HardBot:
         seed: int | None = None,
         budget: float | None = None,
         iterations: int | None = None,
+        plan: Plan | str = DEFAULT_PLAN,
     ) -> None:
         self._rng = random.Random(seed)
         if iterations is None and budget is not None:
             iterations = 1 << 30  # a time budget alone: search until it is spent
         self.iterations = DEFAULT_ITERATIONS if iterations is None else max(1, iterations)
         self.budget = DEFAULT_CAP if budget is None else budget
+        self.plan = PLANS[plan] if isinstance(plan, str) else plan
 
     def choose(self, state: GameState, stop: Stop | None = None) -> Action:
         """The action to play; ``stop`` ends the search early (see the module)."""
@@ -84,35 +123,92 @@ class HardBot:
         ranked = rank_codes(view)
         if not ranked:
             raise ValueError("the game is over: there is nothing to choose")
-        candidates = ranked[:CANDIDATES]
-        passing = next((pair for pair in ranked[CANDIDATES:] if pair[1] == PASS), None)
+        wide = self.plan.candidates
+        candidates = ranked[:wide]
+        passing = next((pair for pair in ranked[wide:] if pair[1] == PASS), None)
         if passing is not None:
             candidates.append(passing)
         if len(candidates) == 1:
             return candidates[0][1]
+        if self.plan.paired:
+            return self._paired(view, candidates, stop)
         return self._search(view, candidates, stop)
 
     def _search(
         self, view: GameState, candidates: list[tuple[float, int]], stop: Stop | None
     ) -> int:
         seat, season = view.current, view.season
-        totals = [PRIOR_VISITS * prior for prior, _ in candidates]
-        visits = [PRIOR_VISITS] * len(candidates)
+        prior_visits = self.plan.prior_visits
+        plies = self.plan.rounds_ahead * len(view.players)
+        totals = [prior_visits * prior for prior, _ in candidates]
+        visits = [prior_visits] * len(candidates)
         deadline = time.perf_counter() + self.budget
         for done in range(self.iterations):
             if done % _CLOCK_EVERY == 0 and time.perf_counter() > deadline:
                 break
             if stop is not None and stop():
                 break
-            log_n = math.log(done + 1 + PRIOR_VISITS * len(candidates))
+            log_n = math.log(done + 1 + prior_visits * len(candidates))
             pick = max(
                 range(len(candidates)),
                 key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_n / visits[i]),
             )
             world = redetermine(view, self._rng)
             world = apply_code(world, candidates[pick][1])
-            world = play_ahead(world, self._rng, ROUNDS_AHEAD * len(view.players), SAMPLES)
+            world = play_ahead(world, self._rng, plies, SAMPLES)
             totals[pick] += advantage(world, seat, season)
             visits[pick] += 1
         best = max(range(len(candidates)), key=lambda i: (totals[i] / visits[i], -i))
         return candidates[best][1]
+
+    def _paired(
+        self, view: GameState, candidates: list[tuple[float, int]], stop: Stop | None
+    ) -> int:
+        seat, season = view.current, view.season
+        plan = self.plan
+        plies = plan.rounds_ahead * len(view.players)
+        totals = [plan.prior_visits * prior for prior, _ in candidates]
+        visits = [plan.prior_visits] * len(candidates)
+        alive = list(range(len(candidates)))
+        phases = _phases(len(alive)) if plan.halving else 1
+        phase_end = self.iterations // phases
+        deadline = time.perf_counter() + self.budget
+        done = 0
+
+        def leader() -> int:
+            return max(alive, key=lambda i: (totals[i] / visits[i], -i))
+
+        while done < self.iterations:
+            world: GameState | None = None
+            playout_seed = 0
+            for i in alive:
+                if done == self.iterations:  # the last round may be cut short: equal cost
+                    break
+                if done % _CLOCK_EVERY == 0 and time.perf_counter() > deadline:
+                    return candidates[leader()][1]
+                if stop is not None and stop():
+                    return candidates[leader()][1]
+                if world is None:  # drawn after the first poll: a stop costs nothing
+                    world = redetermine(view, self._rng)
+                    playout_seed = self._rng.getrandbits(64)
+                after = apply_code(world, candidates[i][1])
+                after = play_ahead(after, random.Random(playout_seed), plies, SAMPLES)
+                totals[i] += advantage(after, seat, season)
+                visits[i] += 1
+                done += 1
+            if plan.halving and done >= phase_end and len(alive) > 1:
+                ranked = sorted(alive, key=lambda i: (-totals[i] / visits[i], i))
+                alive = sorted(ranked[: (len(alive) + 1) // 2])
+                phase_end += self.iterations // phases
+                if len(alive) == 1:
+                    break
+        return candidates[leader()][1]
+
+
+def _phases(candidates: int) -> int:
+    """Successive halving's phases from ``candidates`` down to one (9 -> 5 -> 3 -> 2 -> 1)."""
+    phases = 0
+    while candidates > 1:
+        candidates = (candidates + 1) // 2
+        phases += 1
+    return phases
