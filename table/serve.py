@@ -211,7 +211,7 @@ async def serve(args: argparse.Namespace) -> int:
             if hub.notice_desk is not None:
                 hub.notice_desk.close()
             if zygote is not None:
-                zygote.close()
+                await zygote.stop()
             computers.close()
             writer.close()
             store.close()
