@@ -44,3 +44,23 @@ def parent_death_signal(signal_number: int) -> None:
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal_number)  # PR_SET_PDEATHSIG
+
+
+def hang_ups_reach_children() -> None:
+    """Make the programs this process starts hang up with their link even when it was
+    started by ``nohup`` (or anything else that ignores SIGHUP).
+
+    An ignored signal stays ignored across ``exec``, so every game a door started (and the
+    doors' warm process, and each session it forks) would ignore the SIGHUP of a dropped
+    connection, or of its lifeline, until the game's own handler is set: it would go on
+    starting for nobody, and leave only when killed or by failing to write to a terminal
+    that is gone. A handler that does nothing leaves this process as deaf to SIGHUP as
+    ``nohup`` meant, and ``exec`` resets a handled signal to its default. Main thread
+    only (Python's rule for setting a handler); nothing to do when SIGHUP is not ignored."""
+    if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+        with contextlib.suppress(ValueError):  # not the main thread: its starter's to do
+            signal.signal(signal.SIGHUP, _deaf)
+
+
+def _deaf(_number: int, _frame: object) -> None:
+    """SIGHUP, in a process started with it ignored: still ignored."""

@@ -26,6 +26,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Final, TypeAlias
 
+from table.lifeline import hang_ups_reach_children
 from table.server.log import log
 
 ROOM: Final = 2048
@@ -118,6 +119,7 @@ class Zygote:
         """Start the warm process and wait (bounded) until it has imported the game;
         when it cannot, the doors start their games as before (said in the log)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        hang_ups_reach_children()  # its sessions are forked with its signals
         try:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-I", "-m", "tui.zygote", str(theirs.fileno()), *[""] * ROOM,

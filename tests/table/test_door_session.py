@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 import tty
 from collections.abc import Iterator
@@ -156,6 +157,35 @@ async def test_a_client_gone_while_its_game_starts_takes_the_game_with_it(
     assert session.process.returncode < 0, "the game was not ended by the door"
     assert os.get_blocking(closed[0]), "the door changed a descriptor that is no longer its"
     assert not door.admissions.open and not door.hub._tickets and not door.sessions
+
+
+@pytest.fixture
+def nohup() -> Iterator[None]:
+    """This process started as ``nohup`` starts a server: SIGHUP ignored (put back after)."""
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    yield
+    signal.signal(signal.SIGHUP, before)
+
+
+@pytest.mark.usefixtures("nohup")
+async def test_a_server_started_by_nohup_still_hangs_its_games_up(door: QuietDoor) -> None:
+    """A server started by ``nohup`` ignores SIGHUP, which every program it starts would
+    inherit: a game would then miss the hang-up of its dropped connection and live on
+    until killed. The game it starts ends by the hang-up itself (SIGHUP, at once)."""
+    session = new_session(door)
+    session.session_started()
+    assert session.task is not None
+    for _ in range(200):  # until the game runs (bounded: 10 s)
+        if session.process is not None:
+            break
+        await asyncio.sleep(0.05)
+    try:
+        session.connection_lost(None)
+        await asyncio.wait_for(asyncio.shield(session.task), GONE_WITHIN)
+    finally:
+        await _no_game_left(session)
+    assert session.process is not None
+    assert session.process.returncode == -signal.SIGHUP, "not ended by the hang-up"
 
 
 async def test_a_client_gone_before_its_session_begins_starts_no_game(door: QuietDoor) -> None:

@@ -24,6 +24,7 @@ from table.doors.ssh.hostkey import fingerprint, host_key
 from table.doors.ssh.internals import check_asyncssh
 from table.doors.ssh.session import STATUS_WITHIN, DoorSession
 from table.doors.zygote import GameProcess, Zygote
+from table.lifeline import hang_ups_reach_children
 from table.server.log import log
 
 if TYPE_CHECKING:
@@ -184,15 +185,21 @@ class Door:
         """The game (:mod:`tui.door`) on the pty's ``terminal``: forked by the warm
         process, else a new interpreter in isolated mode (the caller closes
         ``terminal``)."""
+        hang_ups_reach_children()
         args = self.game_args(home)
         if self.zygote is not None:
             forked = await self.zygote.start("tui.door", args, env, str(home), [terminal] * 3)
             if forked is not None:
                 return forked
         return await asyncio.create_subprocess_exec(
-            sys.executable, "-I", "-m", "tui.door", *args,
+            *self.game_command(home),
             stdin=terminal, stdout=terminal, stderr=terminal, env=env, cwd=home, close_fds=True,
         )  # fmt: skip
+
+    def game_command(self, home: Path) -> list[str]:
+        """The game's command line when no warm process forks it: a new interpreter in
+        isolated mode."""
+        return [sys.executable, "-I", "-m", "tui.door", *self.game_args(home)]
 
     async def status(
         self,

@@ -19,6 +19,7 @@ from textual_serve.app_service import AppService
 
 from table.doors.admissions import player_home
 from table.doors.zygote import start_piped
+from table.lifeline import hang_ups_reach_children
 
 if TYPE_CHECKING:
     from table.doors.web.server import WebDoor
@@ -75,6 +76,7 @@ class Game(AppService):
             "--socket", str(self.door.socket), "--save-dir", str(home / "saves"), *watch,
             "--door", "web",  # a table's export is downloaded by the browser
         ]  # fmt: skip
+        hang_ups_reach_children()  # its lifeline is SIGHUP (tui.web)
         zygote = self.door.zygote
         forked = await start_piped(zygote, "tui.web", args, env, str(home)) if zygote else None
         # A forked game stands for the Process textual-serve reads: its pid, wait(), pipes.
