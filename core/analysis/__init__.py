@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from core.analysis.records import ANALYSIS_VERSION, Analysis, Judgement, decisions
 
 if TYPE_CHECKING:
-    from core.analysis.judge import SIMULATIONS, judge
+    from core.analysis.judging import SIMULATIONS, judge
     from core.analysis.report import (
         BLUNDER,
         MISTAKE,
@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     )
 
 _LATER = {
-    "SIMULATIONS": "core.analysis.judge",
-    "judge": "core.analysis.judge",
+    "SIMULATIONS": "core.analysis.judging",
+    "judge": "core.analysis.judging",
     **dict.fromkeys(
         ("BLUNDER", "MISTAKE", "PlayerSummary", "in_words", "summarise", "turning_points"),
         "core.analysis.report",
@@ -52,8 +52,8 @@ def __getattr__(name: str) -> Any:
     if name not in _LATER:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = importlib.import_module(_LATER[name])
-    # Importing core.analysis.judge made ``judge`` this package's name for the module:
-    # the function takes its place, as the eager import used to.
+    # Bound here once loaded (the judge lives in ``judging``, not ``judge``: a submodule
+    # named like the function would take its name here whenever imported directly).
     globals().update({later: getattr(module, later) for later, where in _LATER.items()
                       if where == module.__name__})  # fmt: skip
     return globals()[name]

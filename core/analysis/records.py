@@ -1,5 +1,5 @@
 """What an analysis keeps, and which actions were decisions: everything of the analysis
-that needs no search (:mod:`core.analysis.judge` does the judging).
+that needs no search (:mod:`core.analysis.judging` does the judging).
 
 Apart because saves and the table's store decode analyses with every game they load, and
 the judge's imports (the hard computer's search) cost a start of the game 10 ms it never

@@ -7,6 +7,7 @@ so the tests stay quick; timings are bench/bench_analysis.py's, never the tests'
 from __future__ import annotations
 
 import random
+import subprocess
 import sys
 
 import pytest
@@ -40,7 +41,7 @@ from tests.core.test_survey import REGION, surveyed
 FEW = 40
 """Simulations of a decision where depth is not the point."""
 
-_JUDGE = sys.modules["core.analysis.judge"]
+_JUDGE = sys.modules["core.analysis.judging"]
 
 
 def normal_game(number: int) -> tuple[list[core.GameState], list[core.Action]]:
@@ -348,3 +349,18 @@ def test_a_turning_point_in_words() -> None:
     assert in_words([state], j, viewer=1).startswith("Season 1, Blue's first turn: Blue appealed")
     same = replace(j, best=j.played, loss=0.0)
     assert in_words([state], same, viewer=0).endswith(": the best move found.")
+
+
+def test_the_records_load_without_the_search_and_the_judge_stays_a_function() -> None:
+    """Saves decode analyses with every game: ``core.analysis`` gives the records without
+    loading the search, and the judge (at first use) is the function whichever way its
+    module was first imported."""
+    code = (
+        "import sys, core.analysis\n"
+        "assert 'core.ai' not in sys.modules and 'core.analysis.judging' not in sys.modules\n"
+        "import core.analysis.judging\n"
+        "from core.analysis import SIMULATIONS, judge, turning_points\n"
+        "assert callable(judge) and callable(turning_points) and SIMULATIONS > 0\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
