@@ -209,9 +209,7 @@ def learn(argv: list[str], driver: type[Driver] | None = None) -> int:
         print(NO_TERMINAL, file=sys.stderr)
         return 2
     set_escape_delay()
-    if driver is None:
-        collector.pause()
-    try:
+    with collector.paused(driver is None):
         from table.address import socket_path
         from table.client.server_address import ServerAddress
         from tui.app import make_app
@@ -223,8 +221,6 @@ def learn(argv: list[str], driver: type[Driver] | None = None) -> int:
             app.driver_class = driver
         app.run()
         return app.return_code or 0
-    finally:
-        collector.resume()  # if the app never drew a frame
 
 
 MAX_CARDS_FILE = 20_000
@@ -291,12 +287,8 @@ def _run(args: argparse.Namespace, driver: type[Driver] | None = None) -> int:
         if problems:
             return 2
     set_escape_delay()
-    if driver is None and has_terminal():
-        collector.pause()
-    try:
+    with collector.paused(driver is None and has_terminal()):
         return _play(args, driver, ticket, cards)
-    finally:
-        collector.resume()  # if the app never drew a frame
 
 
 def _play(

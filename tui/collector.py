@@ -11,9 +11,23 @@ writes to) and the collector resumes for everything made after.
 
 from __future__ import annotations
 
+import contextlib
 import gc
+from collections.abc import Iterator
 
 _paused = False
+
+
+@contextlib.contextmanager
+def paused(when: bool = True) -> Iterator[None]:
+    """The collector paused (``when``) until the first frame calls :func:`resume`, or at
+    the latest until the block ends (an app that never drew a frame)."""
+    if when:
+        pause()
+    try:
+        yield
+    finally:
+        resume()
 
 
 def pause() -> None:

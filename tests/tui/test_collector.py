@@ -70,3 +70,12 @@ def test_pause_leaves_a_collector_someone_else_stopped_to_them() -> None:
     collector.resume()
     assert not gc.isenabled()
     gc.enable()
+
+
+@pytest.mark.usefixtures("collecting")
+def test_a_block_that_draws_no_frame_still_resumes_the_collector() -> None:
+    with collector.paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with collector.paused(False):  # the command without a terminal: nothing paused
+        assert gc.isenabled()
