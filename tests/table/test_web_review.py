@@ -9,6 +9,7 @@ import asyncio
 import base64
 import json
 import os
+import select
 import signal
 import socket
 import struct
@@ -227,6 +228,13 @@ def _closed_soon(connection: socket.socket, within: float) -> bool:
         return True
 
 
+def _dropped(connections: list[socket.socket], within: float) -> list[socket.socket]:
+    """Those of ``connections`` the door closed within ``within`` seconds, all watched at
+    once (one at a time, the last would be looked at after the door's quiet while)."""
+    readable, _, _ = select.select(connections, [], [], within)
+    return [c for c in readable if _closed_soon(c, 0.5)]  # readable: answers at once
+
+
 def test_connections_from_one_address_are_bounded(folder: str) -> None:
     """Connections that send nothing hold a descriptor each: past 32 from one address the
     newcomer is dropped at once; those within the bound are served."""
@@ -236,12 +244,37 @@ def test_connections_from_one_address_are_bounded(folder: str) -> None:
         for _ in range(CONNECTIONS_PER_ADDRESS + 4):
             held.append(socket.create_connection(_address(door), timeout=5))
         time.sleep(0.3)
-        dropped = [c for c in held if _closed_soon(c, 0.2)]
+        dropped = _dropped(held, 0.2)
         assert len(dropped) == 4
         kept = held[0]
         kept.settimeout(5)
         kept.sendall(b"GET /join HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         assert kept.recv(64).startswith(b"HTTP/1.1 200")
+    finally:
+        for connection in held:
+            connection.close()
+        door.stop()
+
+
+async def test_a_signed_in_tab_s_game_does_not_count_against_its_address(folder: str) -> None:
+    """Friends behind one router share an address: each one's game tab is bounded by the
+    door's sessions, not by the address's connections. With a game tab open, as many
+    connections as the bound still all come in; one more is dropped."""
+    door = WebDoor(Path(folder))
+    held: list[socket.socket] = []
+    try:
+        jar = aiohttp.CookieJar(unsafe=True)  # the tab's is then its only connection:
+        alone = aiohttp.TCPConnector(force_close=True)  # the sign-in's is not kept alive
+        async with aiohttp.ClientSession(cookie_jar=jar, connector=alone) as http:
+            await sign_in(door, http, "Ann")
+            tab = await http.ws_connect(door.url + "ws?width=80&height=24", origin=door.origin)
+            await tab.receive(timeout=START_LIMIT)  # the game runs: its tab is a player's
+            for _ in range(CONNECTIONS_PER_ADDRESS + 1):
+                held.append(socket.create_connection(_address(door), timeout=5))
+            await asyncio.sleep(0.3)
+            dropped = _dropped(held, 0.2)
+            assert len(dropped) == 1
+            assert not tab.closed
     finally:
         for connection in held:
             connection.close()

@@ -12,7 +12,8 @@ SSH door, textual-serve's page and terminal (xterm.js) with a small layer of its
   :mod:`table.doors.web.game`), named to the table server by a ticket, bounded with the
   SSH door's sessions (:mod:`table.doors.admissions`).
 - connections open at once are bounded per address and in all
-  (:mod:`table.doors.web.connections`), before aiohttp sees them.
+  (:mod:`table.doors.web.connections`), before aiohttp sees them; a signed-in tab's
+  game counts only in all.
 - every response carries a Content-Security-Policy; the pages show no text a player
   wrote (:mod:`table.doors.web.pages`); names, titles and chat live inside the terminal.
 

@@ -19,9 +19,11 @@ from typing import Final, cast
 from table.counts import uncount
 from table.server.log import log_once
 
-CONNECTIONS_PER_ADDRESS: Final = 32
-"""Connections from one address at once (a browser opens about 6, and a websocket a
-tab); not counted for the proxy of ``--web-proxy``."""
+CONNECTIONS_PER_ADDRESS: Final = 64
+"""Connections from one address at once, a signed-in tab's game not counted: a browser
+arriving holds about 5 for the door's quiet while (its pages, then its idle keep-alive
+connections), so about a dozen friends behind one router may arrive together. Not
+counted for the proxy of ``--web-proxy``."""
 CONNECTIONS_IN_ALL: Final = 512
 
 
@@ -33,6 +35,11 @@ class Connections:
         """The reverse proxy's address (``--web-proxy``): its connections count as one
         address, exempt from the per-address bound (every browser comes through it)."""
         self.open: Counter[str] = Counter()
+        """Connections counted against each address's bound."""
+        self._address: dict[asyncio.BaseTransport, str] = {}
+        """Each connection admitted: the address it counts against."""
+        self._playing: set[asyncio.BaseTransport] = set()
+        """Connections that carry a signed-in tab's game (:meth:`plays`)."""
 
     def admit(self, transport: asyncio.BaseTransport) -> str | None:
         """The address a new connection counts against, or None when it is past
@@ -43,16 +50,36 @@ class Connections:
         if self.proxy is not None and same_address(address, self.proxy):
             address = ""  # the proxy: every browser comes through it
         crowded = address and self.open[address] >= CONNECTIONS_PER_ADDRESS
-        if crowded or self.open.total() >= CONNECTIONS_IN_ALL:
+        if crowded or self.total() >= CONNECTIONS_IN_ALL:
             log_once(f"web full {address}", f"web door: {address or 'the proxy'} refused, "
-                     f"{self.open.total()} connections")  # fmt: skip
+                     f"{self.total()} connections")  # fmt: skip
             return None
         self.open[address] += 1
+        self._address[transport] = address
         return address
 
-    def gone(self, address: str) -> None:
+    def plays(self, transport: asyncio.BaseTransport | None) -> None:
+        """``transport`` now carries a signed-in tab's game: it no longer counts against
+        its address's bound (the door's sessions bound games; a crowd behind one router
+        keeps a tab each for hours), only against :data:`CONNECTIONS_IN_ALL`."""
+        if transport is None or transport in self._playing or transport not in self._address:
+            return  # not one of the door's connections, or counted so already
+        self._playing.add(transport)
+        uncount(self.open, self._address[transport])
+
+    def gone(self, transport: asyncio.BaseTransport) -> None:
         """A connection :meth:`admit` counted has closed."""
-        uncount(self.open, address)
+        address = self._address.pop(transport, None)
+        if address is None:
+            return
+        if transport in self._playing:
+            self._playing.discard(transport)
+        else:
+            uncount(self.open, address)
+
+    def total(self) -> int:
+        """Connections open now, games included."""
+        return len(self._address)
 
 
 class Counted(asyncio.Protocol):
@@ -66,14 +93,14 @@ class Counted(asyncio.Protocol):
         self.serve = serve
         self.http: asyncio.Protocol | None = None
         """aiohttp's protocol for this connection (None: refused, or not yet made)."""
-        self.address = ""
+        self.transport: asyncio.BaseTransport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         address = self.connections.admit(transport)
         if address is None:
             cast(asyncio.Transport, transport).abort()  # a socket's, from create_server
             return
-        self.address = address
+        self.transport = transport
         self.http = self.serve()
         self.http.connection_made(transport)
 
@@ -94,7 +121,8 @@ class Counted(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.http is not None:
-            self.connections.gone(self.address)
+            assert self.transport is not None
+            self.connections.gone(self.transport)
             self.http.connection_lost(exc)
 
 

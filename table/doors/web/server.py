@@ -235,6 +235,7 @@ class WebDoor:
         name = player if watching is None else f"guest {token_hash(token)[:4]}"
         try:
             with self.admissions.admitted(name, watching) as ticket:
+                self.connections.plays(request.transport)
                 self.tabs[tab] = (token, player)
                 game = Game(self, ticket, name, tab, watching)
                 await game.start(width, height)
