@@ -31,7 +31,6 @@ from textual.widget import Widget
 import core
 from saves.format import TableLine, places
 from saves.text import MAX_PLAYER_NAME, shown
-from table.journal import standin_mark
 from tui import look
 
 MARKER = Style(bold=True, reverse=True)
@@ -105,6 +104,10 @@ class LogView(Widget):
             line.append(look.seat_letter(state, seat) + " ", look.seat_style(state, seat))
         line.append(text)
         if standin is not None:
+            # Imported here: stand-ins play at shared tables only, and a game of this
+            # machine's first frame needs none of the journal's module.
+            from table.journal import standin_mark
+
             line.append(standin_mark(standin), look.DIM)
         self.add(line, decider, standin is not None)
 
