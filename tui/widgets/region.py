@@ -162,8 +162,10 @@ class RegionView(Widget, can_focus=True):
         self._picture = picture
         self.metrics = ROOMY if roomy else COMPACT
         self.cursor: Space = 0
-        self._lines: list[Strip] = []
-        self._rebuild()
+        self._strips: list[Strip] = []
+        self._stale = True
+        """The lines are to be built when first asked for: the screen sets the picture and
+        the focus before its first frame, and each would have built them again."""
 
     # ---------------------------------------------------------------- attributes down
 
@@ -247,10 +249,21 @@ class RegionView(Widget, can_focus=True):
         return len(self._lines)
 
     def render_line(self, y: int) -> Strip:
-        return self._lines[y] if y < len(self._lines) else Strip.blank(self.size.width)
+        lines = self._lines
+        return lines[y] if y < len(lines) else Strip.blank(self.size.width)
+
+    @property
+    def _lines(self) -> list[Strip]:
+        """The region's lines, built if they are stale."""
+        if self._stale:
+            self._rebuild()
+        return self._strips
 
     def _repaint(self, layout: bool = False) -> None:
-        old = self._lines
+        if self._stale:  # never drawn: built as it is first laid out
+            self.refresh(layout=True)
+            return
+        old = self._strips
         self._rebuild()
         if layout or len(old) != len(self._lines):
             self.refresh(layout=True)
@@ -267,7 +280,8 @@ class RegionView(Widget, can_focus=True):
                 lines.append(self._separator())
             lines.append(self._row(row))
         lines.extend(self._legend())
-        self._lines = lines
+        self._strips = lines
+        self._stale = False
 
     def _row_of_line(self, y: int) -> int | None:
         """The region row drawn on line ``y``, None for the header and separators."""
