@@ -306,12 +306,15 @@ class MykerinosApp(SharedTables, LocalGames):
 
     def check_size(self, size: tuple[int, int] | None = None) -> None:
         """Show the too-small message under MIN_SIZE; remove it once there is room."""
-        from tui.screens.too_small import TooSmallScreen
-
         width, height = size or self.size
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        showing = isinstance(self.screen, TooSmallScreen)
+        # Its module is loaded only once it is needed (the first frame, at a size that
+        # fits, needs none of it): a module never loaded cannot be the screen's.
+        shown = sys.modules.get("tui.screens.too_small")
+        showing = shown is not None and isinstance(self.screen, shown.TooSmallScreen)
         if small and not showing:
+            from tui.screens.too_small import TooSmallScreen
+
             self.push_screen(TooSmallScreen(MIN_SIZE))
         elif not small and showing:
             self.pop_screen()
