@@ -6,9 +6,9 @@ fields, ←/→ change a choice, Enter starts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, cast
 
+import msgspec
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
@@ -47,16 +47,14 @@ def name_or(name: str, fallback: str) -> str:
     return name if cell_len(name) <= NAME_CELLS else fallback
 
 
-@dataclass(frozen=True)
-class SeatChoice:
+class SeatChoice(msgspec.Struct, frozen=True):
     name: str
     colour: core.Colour
     kind: str
     level: Level | None
 
 
-@dataclass(frozen=True)
-class NewGameChoice:
+class NewGameChoice(msgspec.Struct, frozen=True):
     """What the players chose: the seats in turn order and an optional seed."""
 
     seats: tuple[SeatChoice, ...]

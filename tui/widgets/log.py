@@ -20,9 +20,9 @@ plain text, escaped (``saves.text.shown``), never read as markup.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
@@ -37,8 +37,7 @@ MARKER = Style(bold=True, reverse=True)
 HEADING = Style(bold=True)
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(msgspec.Struct, frozen=True):
     """One logged line, and the seat whose decision led to it (None: a note); ``standin``:
     a computer made that decision for the seat's player (at a shared table)."""
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import msgspec
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -40,8 +40,7 @@ def _console() -> Console:
 """Only turns the legend's Text into segments (Text.render needs a console)."""
 
 
-@dataclass(frozen=True, slots=True)
-class RegionPicture:
+class RegionPicture(msgspec.Struct, frozen=True):
     """What the region shows: set as a whole by the screen (attributes down)."""
 
     state: core.GameState
@@ -52,8 +51,7 @@ class RegionPicture:
     """Cubes a computer player has just placed (shown ``{R}``, bold and underlined)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Metrics:
+class Metrics(msgspec.Struct, frozen=True):
     """Column widths: a space's cell, the gap holding the parcel's number and cartouche
     between its two columns (three cells, so ``P10`` fits like ``P1``), and the line
     between the two areas of a row. Roomy when the widget may be wide."""
