@@ -9,10 +9,11 @@ DIR`` also those of an older tree's game (run by this virtualenv's Python, DIR f
 run (about ±1.5% here): compare figures of the same run.
 
 Slow (valgrind runs Python some 50 times slower: a minute or two a program, two at a
-time); needs valgrind. The CPU-time figure the issue quotes is bench_tui.py's; this one
-says whether a change moved the work, whatever the machine's load.
+time; hence not named ``bench_*``, which ``make bench`` runs); needs valgrind. The
+CPU-time figure the issue quotes is bench_tui.py's; this one says whether a change moved
+the work, whatever the machine's load.
 
-Run: .venv/bin/python bench/bench_tui_instructions.py [--baseline DIR]
+Run: .venv/bin/python bench/tui_instructions.py [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="DIR", help="an older tree, counted alongside")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
-        sys.exit("bench_tui_instructions: valgrind is not installed")
+        sys.exit("tui_instructions: valgrind is not installed")
     work = Path(tempfile.mkdtemp(prefix="mykerinos-instructions-"))
     (work / "saves").mkdir()
     name = saved_game(work / "saves")
