@@ -129,6 +129,15 @@ class Terminal:
             raise ProbeError(f"nothing was written after {self.last_key!r}")
         return Step(self.last_key, last - self.since, len(self.output) - self.mark)
 
+    def ended(self) -> bool:
+        """Until the program has ended by itself (answering its queries meanwhile);
+        False if it was still running at the timeout."""
+        deadline = time.monotonic() + self.timeout
+        while time.monotonic() < deadline:
+            if self._pump(deadline) is False:
+                return True
+        return False
+
     def cpu_seconds(self) -> float:
         """CPU time of the program's live threads so far (Linux's ``schedstat``, in
         nanoseconds); 0.0 where there is none to read."""

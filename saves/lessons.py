@@ -104,6 +104,8 @@ class LessonProgress:
         """``player``'s progress as stored; none when there is none or it cannot be read.
         Never raises."""
         none = ProgressFile(player=player)
+        if not self.folder.is_dir():  # no one's progress yet: no file's name to hash (a
+            return none  # resumed game's first frame would import hashlib for it)
         data = _read_small(self.path(player))
         if data is None:
             return none

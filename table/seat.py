@@ -31,8 +31,9 @@ under way.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
+
+import msgspec
 
 import core
 
@@ -48,8 +49,7 @@ redo, a reconnection: the screen rebuilds what it shows from it); ``status``: on
 surrounds the game changed (a status word, the table's seats, a line of its journal)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+class Player(msgspec.Struct, frozen=True):
     """Who sits at a seat, as the game screen shows it."""
 
     name: str
@@ -60,8 +60,7 @@ class Player:
     """Why the player is not here, in words ("away since 14:02"), None when present."""
 
 
-@dataclass(frozen=True, slots=True)
-class Update:
+class Update(msgspec.Struct, frozen=True):
     """Something that changed; ``state`` is the position after it."""
 
     kind: UpdateKind

@@ -6,7 +6,7 @@ the words of the prompt. Nothing here re-implements legality.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 import core
 from core.region import AREA_MASK
@@ -15,8 +15,7 @@ from core.state import SurveyStep
 from tui import look, placement
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(msgspec.Struct, frozen=True):
     """A numbered survey choice: an action, or None for "book a Museum room" (a room cursor
     follows)."""
 

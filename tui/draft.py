@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import Literal
+
+import msgspec
 
 import core
 from table.seat import GameSeat
@@ -43,8 +44,7 @@ Step = Literal["idle", "variant", "place", "room"]
 RoomAction = type[core.Brown] | type[core.BookRoom]
 
 
-@dataclass(frozen=True, slots=True)
-class Draft:
+class Draft(msgspec.Struct, frozen=True):
     """The choices made so far towards one action."""
 
     step: Step = "idle"
@@ -68,8 +68,7 @@ KEY_NAMES = {
 ACTION_KEYS = tuple(KEY_NAMES)
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
+class Refusal(msgspec.Struct, frozen=True):
     """A choice that cannot be made, and why, in a player's words; the draft stays."""
 
     reason: str
@@ -125,7 +124,7 @@ def choose_space(
         return Refusal(placement.refusal(state, kind, draft.placed, space))
     placed = (*draft.placed, space)
     if len(placed) < kind.cubes:
-        return replace(draft, placed=placed)
+        return msgspec.structs.replace(draft, placed=placed)
     return kind.build(placed)
 
 
@@ -148,7 +147,7 @@ def pick_option(
 def back(draft: Draft) -> Draft:
     """Esc: take back the last cube placed, else leave the half-built action."""
     if draft.placed:
-        return replace(draft, placed=draft.placed[:-1])
+        return msgspec.structs.replace(draft, placed=draft.placed[:-1])
     return IDLE
 
 

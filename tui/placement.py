@@ -9,7 +9,7 @@ kinds a key leads to now and builds the finished action.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 import core
 
@@ -17,8 +17,7 @@ Space = int
 AK = core.ActionKind
 
 
-@dataclass(frozen=True, slots=True)
-class Kind:
+class Kind(msgspec.Struct, frozen=True):
     """A family of placement actions: one action kind (Violet A and Violet B differ)."""
 
     key: str

@@ -19,9 +19,10 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from types import CodeType
 from typing import Any
+
+import msgspec
 
 LIBRARY_INTERNALS: str = "docs/ARCHITECTURE.md, “Library internals”"
 
@@ -32,9 +33,9 @@ class LibraryChanged(OSError):
     with one line)."""
 
 
-@dataclass(frozen=True)
-class Patch:
-    """One reliance on a library's internals."""
+class Patch(msgspec.Struct, frozen=True):
+    """One reliance on a library's internals (a Struct: the game's start makes this
+    class, and a dataclass would compile its methods then)."""
 
     name: str
     """What the patch is for, in a few words."""

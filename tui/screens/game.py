@@ -122,7 +122,7 @@ class GameScreen(GameMenus):
     def on_screen_suspend(self) -> None:
         self.seat.hold(True)  # a summary or dialog is in front: no new computer move
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.seat.hold(False)
 
     def leave(self) -> None:

@@ -6,9 +6,9 @@ fields, ←/→ change a choice, Enter starts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, cast
 
+import msgspec
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,6 +22,7 @@ import core
 from core.levels import Level
 from saves import check_player_name
 from tui.messages import LoadRequested, TablesRequested
+from tui.screens.styled import StyledAtMount
 from tui.widgets.cycler import Cycler
 from tui.widgets.keys import KeysBar
 from tui.widgets.textfield import TextField
@@ -46,23 +47,21 @@ def name_or(name: str, fallback: str) -> str:
     return name if cell_len(name) <= NAME_CELLS else fallback
 
 
-@dataclass(frozen=True)
-class SeatChoice:
+class SeatChoice(msgspec.Struct, frozen=True):
     name: str
     colour: core.Colour
     kind: str
     level: Level | None
 
 
-@dataclass(frozen=True)
-class NewGameChoice:
+class NewGameChoice(msgspec.Struct, frozen=True):
     """What the players chose: the seats in turn order and an optional seed."""
 
     seats: tuple[SeatChoice, ...]
     seed: int | None
 
 
-class NewGameScreen(Screen[None]):
+class NewGameScreen(StyledAtMount, Screen[None]):
     """The form; posts `Chosen` with the choice, or with None on Esc (back to the game)."""
 
     class Chosen(Message):

@@ -41,6 +41,9 @@ class KeysBar(Widget):
         super().__init__(**kwargs)
         self.droppable = droppable
         self._shown: list[Text] = []
+        self._laid_out: tuple[int, list[Text]] | None = None
+        """The lines last laid out and their width: Textual asks for them several times
+        a frame (the height, the render), and they hold until the bindings change."""
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -49,6 +52,7 @@ class KeysBar(Widget):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, _screen: Screen[Any]) -> None:
+        self._laid_out = None
         before = len(self._shown)
         self.refresh(layout=len(self._lines(self.size.width)) != before)
 
@@ -71,7 +75,11 @@ class KeysBar(Widget):
     def _lines(self, width: int) -> list[Text]:
         """The entries in lines of ``width`` cells: on one line if they fit, leaving out
         the droppable groups as needed, then closer together; else on up to
-        :data:`MAX_LINES` lines."""
+        :data:`MAX_LINES` lines. The same as last time until the bindings change (Textual
+        publishes every change of the screen's bindings, focus included, as its Footer
+        expects: :meth:`_bindings_changed`)."""
+        if self._laid_out is not None and self._laid_out[0] == width:
+            return self._laid_out[1]
         for gap in ("  ", " "):
             entries = self._entries(gap)
             for group in self.droppable:
@@ -87,6 +95,7 @@ class KeysBar(Widget):
                 lines.append(Text(no_wrap=True, overflow="ellipsis"))
             lines[-1].append_text(entry)
         self._shown = lines
+        self._laid_out = (width, lines)
         return lines
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:

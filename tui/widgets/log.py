@@ -20,9 +20,9 @@ plain text, escaped (``saves.text.shown``), never read as markup.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
@@ -31,15 +31,13 @@ from textual.widget import Widget
 import core
 from saves.format import TableLine, places
 from saves.text import MAX_PLAYER_NAME, shown
-from table.journal import standin_mark
 from tui import look
 
 MARKER = Style(bold=True, reverse=True)
 HEADING = Style(bold=True)
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(msgspec.Struct, frozen=True):
     """One logged line, and the seat whose decision led to it (None: a note); ``standin``:
     a computer made that decision for the seat's player (at a shared table)."""
 
@@ -105,6 +103,10 @@ class LogView(Widget):
             line.append(look.seat_letter(state, seat) + " ", look.seat_style(state, seat))
         line.append(text)
         if standin is not None:
+            # Imported here: stand-ins play at shared tables only, and a game of this
+            # machine's first frame needs none of the journal's module.
+            from table.journal import standin_mark
+
             line.append(standin_mark(standin), look.DIM)
         self.add(line, decider, standin is not None)
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import msgspec
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -40,8 +40,7 @@ def _console() -> Console:
 """Only turns the legend's Text into segments (Text.render needs a console)."""
 
 
-@dataclass(frozen=True, slots=True)
-class RegionPicture:
+class RegionPicture(msgspec.Struct, frozen=True):
     """What the region shows: set as a whole by the screen (attributes down)."""
 
     state: core.GameState
@@ -52,8 +51,7 @@ class RegionPicture:
     """Cubes a computer player has just placed (shown ``{R}``, bold and underlined)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Metrics:
+class Metrics(msgspec.Struct, frozen=True):
     """Column widths: a space's cell, the gap holding the parcel's number and cartouche
     between its two columns (three cells, so ``P10`` fits like ``P1``), and the line
     between the two areas of a row. Roomy when the widget may be wide."""
@@ -162,8 +160,10 @@ class RegionView(Widget, can_focus=True):
         self._picture = picture
         self.metrics = ROOMY if roomy else COMPACT
         self.cursor: Space = 0
-        self._lines: list[Strip] = []
-        self._rebuild()
+        self._strips: list[Strip] = []
+        self._stale = True
+        """The lines are to be built when first asked for: the screen sets the picture and
+        the focus before its first frame, and each would have built them again."""
 
     # ---------------------------------------------------------------- attributes down
 
@@ -247,10 +247,21 @@ class RegionView(Widget, can_focus=True):
         return len(self._lines)
 
     def render_line(self, y: int) -> Strip:
-        return self._lines[y] if y < len(self._lines) else Strip.blank(self.size.width)
+        lines = self._lines
+        return lines[y] if y < len(lines) else Strip.blank(self.size.width)
+
+    @property
+    def _lines(self) -> list[Strip]:
+        """The region's lines, built if they are stale."""
+        if self._stale:
+            self._rebuild()
+        return self._strips
 
     def _repaint(self, layout: bool = False) -> None:
-        old = self._lines
+        if self._stale:  # never drawn: built as it is first laid out
+            self.refresh(layout=True)
+            return
+        old = self._strips
         self._rebuild()
         if layout or len(old) != len(self._lines):
             self.refresh(layout=True)
@@ -267,7 +278,8 @@ class RegionView(Widget, can_focus=True):
                 lines.append(self._separator())
             lines.append(self._row(row))
         lines.extend(self._legend())
-        self._lines = lines
+        self._strips = lines
+        self._stale = False
 
     def _row_of_line(self, y: int) -> int | None:
         """The region row drawn on line ``y``, None for the header and separators."""
