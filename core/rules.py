@@ -104,15 +104,20 @@ def new_game(
     table, each patron's wing once; ``ValueError`` otherwise)."""
     if type(players) is not int or not 2 <= players <= 4:
         raise ValueError(f"Mykerinos is for 2 to 4 players, not {players!r}")
-    colours = list(colours) if colours is not None else list(Colour)[:players]
-    names = list(names) if names is not None else [c.value.title() for c in colours]
-    if len(names) != players or len(colours) != players or len(set(colours)) != players:
-        raise ValueError("give one name and one distinct colour per player")
+    if names is None and colours is None:
+        # The usual table (every simulated game starts here): its players made once.
+        seats, colours = _DEFAULT_SEATS[players]
+    else:
+        colours = list(colours) if colours is not None else list(Colour)[:players]
+        names = list(names) if names is not None else [c.value.title() for c in colours]
+        if len(names) != players or len(colours) != players or len(set(colours)) != players:
+            raise ValueError("give one name and one distinct colour per player")
+        seats = tuple(PlayerState(str(n), Colour(c)) for n, c in zip(names, colours, strict=True))
     if deal is None:
         rng = random.Random(seed)
         cards = list(range(len(CARDS)))
         rng.shuffle(cards)
-        deck = tuple(card * 2 + rng.getrandbits(1) for card in cards)
+        deck = tuple([card * 2 + rng.getrandbits(1) for card in cards])
         first = rng.randrange(players)
         wings = tuple(rng.sample(range(len(PATRONS)), len(PATRONS)))
     else:
@@ -124,7 +129,7 @@ def new_game(
     neutral = next(c for c in Colour if c not in colours) if players == 2 else None
     state = GameState(
         seed=seed,
-        players=tuple(PlayerState(str(n), Colour(c)) for n, c in zip(names, colours, strict=True)),
+        players=seats,
         neutral_colour=neutral,
         wings=wings,
         deck=deck,
@@ -140,6 +145,17 @@ def new_game(
         neutral_reserve=CUBES_PER_COLOUR if players == 2 else 0,
     )
     return _start_season(state, first, None)
+
+
+_DEFAULT_SEATS: dict[int, tuple[tuple[PlayerState, ...], tuple[Colour, ...]]] = {
+    count: (
+        tuple(PlayerState(c.value.title(), c) for c in list(Colour)[:count]),
+        tuple(Colour)[:count],
+    )
+    for count in (2, 3, 4)
+}
+"""The players of a new game for each count at a table with the default names and colours,
+and those colours (states are immutable: every game may start from the same ones)."""
 
 
 def redetermine(state: GameState, rng: random.Random) -> GameState:
@@ -164,7 +180,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every legal action of the player deciding now, in a stable order (empty when over)."""
     cached_state, codes = _LAST.pair  # _cached_codes, inlined (a UI's or a player's hot path)
     if cached_state is not state:
-        codes = _cached_codes(state)
+        codes = legal_codes(state)
+        _LAST.pair = (state, codes)
     try:
         if len(codes) > 1:
             # One C call looks every code up, quicker than tuple(map(...)) by a third.
