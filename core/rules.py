@@ -579,9 +579,10 @@ def _run_survey(state: GameState, events: Events, choice: int = -1) -> GameState
     after the last area.
 
     One loop over local copies of what the survey changes (the region, the discard, the
-    players, the cubes, the Museum), and one new state where it stops: the survey was about
-    a third of a simulated game's time when each step, area and return of cubes made its
-    own copy of the state.
+    players, the cubes, the Museum), and one new state where it stops, rather than a copy
+    of the state for each step, area and return of cubes (the survey is run at every
+    survey decision of every simulated game; callgrind: 1.7 % fewer instructions a random
+    game).
     """
     area = state.survey_area
     steps = state.survey_steps
@@ -636,7 +637,7 @@ def _run_survey(state: GameState, events: Events, choice: int = -1) -> GameState
             players[seat] = replace(player, score=player.score + value, cards=(*player.cards, card))
             if events is not None:
                 _tell(events, state, seat, f"{{}} takes parcel P{at + 1} ({CARDS[card]}, +{value})")
-        else:
+        else:  # the area's steps are all played (or there was no area yet)
             if area >= 0:
                 neutral_reserve += _finish_area(
                     state, area, region, discard, players, cubes, events
