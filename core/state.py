@@ -65,7 +65,13 @@ class SurveyStep(enum.IntEnum):
     __hash__ = int.__hash__
 
 
-class PlayerState(msgspec.Struct, frozen=True):
+# gc=False on the two structs below: they hold only immutable values made before them, so
+# they can never be part of a reference cycle, and the garbage collector need not track
+# them. Untracked, each of the several copies the rules make per action is a little
+# cheaper to make and to free (callgrind: -0.8% instructions a random game).
+
+
+class PlayerState(msgspec.Struct, frozen=True, gc=False):
     """One player's belongings. ``score`` counts parcel points taken so far; the
     exhibition and series are added by :func:`core.final_scores` at the end."""
 
@@ -81,7 +87,7 @@ class PlayerState(msgspec.Struct, frozen=True):
     """Cards turned this season (their power is spent until the season ends)."""
 
 
-class GameState(msgspec.Struct, frozen=True):
+class GameState(msgspec.Struct, frozen=True, gc=False):
     """Everything about a game in progress.
 
     ``deck`` is hidden information: the undealt parcels in dealing order. Computer players

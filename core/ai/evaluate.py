@@ -187,24 +187,55 @@ def advantage_after(state: GameState, action_code: int, seat: Seat) -> float:
             parent = _parent(state)
             _PARENT.pair = (state, parent)
         if parent is not None:
-            holdings, values, mover = parent
+            holdings, values, mover, areas = parent
             values = values.copy()
             # The mover's standing again, with the stock it has after placing.
             exhibition, series, future, powers, stock = holdings.standings[mover]
             player = state.players[mover]
             left = player.stock - PLACED_COUNT[kind]
             values[mover] = player.score + exhibition + series + future + powers + stock * left
-            cubes = state.cubes
-            cubes = (*cubes[:mover], cubes[mover] | placed_mask(action_code), *cubes[mover + 1 :])
-            _add_excavation_areas(state, cubes, holdings, values, WEIGHTS)
+            # _add_excavation_areas, from the parent's areas: only the one or two areas the
+            # placement touches are judged again (the others' shares are the parent's), and
+            # the shares are added area by area, in order, as there: the same sums to the bit.
+            placed = placed_mask(action_code)
+            memo = holdings.excavation
+            passing, region = state.passing, state.region
+            for area, (counts, parts) in enumerate(areas):
+                mask = AREA_MASK[area]
+                if placed & mask:
+                    changed = [*counts]
+                    changed[mover] += (placed & mask).bit_count()
+                    counts = tuple(changed)
+                    key = (passing, counts, region[2 * area], region[2 * area + 1])
+                    found = memo.get(key)
+                    if found is None:
+                        found = memo[key] = _area_parts(state, area, counts, holdings)
+                    parts = found
+                for i, part in parts:
+                    values[i] += part
             return _lead(values, seat)
     return advantage(apply_code(state, action_code), seat, state.season)
 
 
-def _parent(state: GameState) -> tuple[_Holdings, list[float], Seat] | None:
-    """For :func:`advantage_after`: the holdings, the standings and the mover of ``state``
-    if a plain placement there changes nothing else the heuristic reads (no last action of
-    the season, no forced pass of the next player); else None."""
+def _area_parts(
+    state: GameState,
+    area: int,
+    counts: tuple[int, ...],
+    holdings: _Holdings,
+    weights: Weights = WEIGHTS,
+) -> tuple[tuple[Seat, float], ...]:
+    """What ``area``, with ``counts`` cubes of each holder, adds to each seat's estimate, as
+    (seat, share) pairs (the seats out of it left out): :func:`_area_shares`, memoised in
+    ``holdings.excavation`` by the callers."""
+    share = _area_shares(state, area, counts, holdings.seats, weights)
+    return tuple([(i, part) for i, part in enumerate(share) if part is not None])
+
+
+def _parent(state: GameState) -> _Parent | None:
+    """For :func:`advantage_after`: the holdings, the standings, the mover of ``state`` and
+    each area's cube counts and shares (as :func:`_add_excavation_areas` adds them) if a
+    plain placement there changes nothing else the heuristic reads (no last action of the
+    season, no forced pass of the next player); else None."""
     if state.phase is not _EXCAVATION or state.last_turn:
         return None
     mover = state.current
@@ -218,7 +249,29 @@ def _parent(state: GameState) -> tuple[_Holdings, list[float], Seat] | None:
             players, holdings.standings, strict=True
         )
     ]
-    return holdings, values, mover
+    memo = holdings.excavation
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    passing, region = state.passing, state.region
+    areas = []
+    for area in range(len(region) // 2):
+        mask = AREA_MASK[area]
+        counts = tuple([(cubes & mask).bit_count() for cubes in state.cubes])
+        key = (passing, counts, region[2 * area], region[2 * area + 1])
+        parts = memo.get(key)
+        if parts is None:
+            parts = memo[key] = _area_parts(state, area, counts, holdings)
+        areas.append((counts, parts))
+    return holdings, values, mover, areas
+
+
+_Parent = tuple[
+    "_Holdings",
+    list[float],
+    Seat,
+    list[tuple[tuple[int, ...], tuple[tuple[Seat, float], ...]]],
+]
+"""What :func:`_parent` works out once for the placements judged from one position."""
 
 
 class _LastParent:
@@ -228,7 +281,7 @@ class _LastParent:
     __slots__ = ("pair",)
 
     def __init__(self) -> None:
-        self.pair: tuple[GameState | None, tuple[_Holdings, list[float], Seat] | None]
+        self.pair: tuple[GameState | None, _Parent | None]
         self.pair = (None, None)
 
     def clear(self) -> None:
@@ -432,15 +485,15 @@ def _add_excavation_areas(
     if whole is None:
         if len(memo) >= _MEMO_SIZE:
             memo.clear()
-        parts = []
+        parts: list[tuple[Seat, float]] = []
         for area in range(len(region) // 2):
             mask = AREA_MASK[area]
             counts = tuple([(cubes & mask).bit_count() for cubes in all_cubes])
             key = (passing, counts, region[2 * area], region[2 * area + 1])
-            share = memo.get(key)
-            if share is None:
-                share = memo[key] = _area_shares(state, area, counts, holdings.seats, weights)
-            parts += [(i, part) for i, part in enumerate(share) if part is not None]
+            area_parts = memo.get(key)
+            if area_parts is None:
+                area_parts = memo[key] = _area_parts(state, area, counts, holdings, weights)
+            parts += area_parts
         memo[(passing, all_cubes, region)] = whole = tuple(parts)
     # Added one area at a time, in order, as without the memos: the same sums to the bit.
     for i, part in whole:
