@@ -19,8 +19,14 @@ redetermined world with the same playout seed, round after round (common random 
 ``halving`` does so with successive halving (the worse half drops out after each quarter
 of the simulations, for 9 candidates); ``halving-deep`` also looks 4 rounds ahead. At the
 same number of simulations, ``paired`` and ``halving`` cost at most what ``ucb1`` costs
-(fewer redeterminations; ``halving-deep``'s longer playouts cost more). None has been shown
-stronger than ``ucb1`` yet (``bench/README.md``).
+(fewer redeterminations; ``halving-deep``'s longer playouts cost more). The others are
+``ucb1`` with one part of its judgement changed, to screen at equal time: ``season`` plays
+every simulation to the season's end (its survey scored, so the leaf is exact for the
+season; about 5 times the cost of a simulation), ``samples5``/``samples20`` let a simulated
+player compare 5 or 20 actions instead of 10, ``narrow``/``wide`` compare 5 or 12
+candidates instead of 8, ``prior1``/``prior12`` weigh the heuristic's judgement as 1 or 12
+simulations instead of 4, ``explore2``/``explore8`` halve or double the exploration. None
+has been shown stronger than ``ucb1`` yet (``bench/README.md``).
 
 Determinism: by default a fixed number of simulations (``bench/bench_ai.py`` prints the CPU
 time they take a decision, and the load it ran under: the README gives the figures), so the
