@@ -125,7 +125,15 @@ def summarise(results: list[Game], title: str) -> None:
     print(f"  average score: hero {hero_avg:.1f}, field {field_avg:.1f}")
     print(
         f"  hero's margin over the best other: mean {statistics.mean(margins):+.2f} "
-        f"(± {1.96 * spread:.2f}, 95%), median {statistics.median(margins):+.1f}"
+        f"(± {1.96 * spread:.2f}, 95%; se {spread:.2f}), median {statistics.median(margins):+.1f}"
+    )
+    # An equal player's margin over the best other is negative (the best of two); over the
+    # others' mean it is 0.
+    means = [r["hero"] - statistics.mean(r["field"]) for r in results]
+    mean_spread = statistics.stdev(means) / math.sqrt(games) if games > 1 else 0.0
+    print(
+        f"  hero's margin over the others' mean: mean {statistics.mean(means):+.2f} "
+        f"(se {mean_spread:.2f})"
     )
     for side in ("hero", "field"):
         times = [t for r in results for t in r["times"][side]]

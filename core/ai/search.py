@@ -19,8 +19,14 @@ redetermined world with the same playout seed, round after round (common random 
 ``halving`` does so with successive halving (the worse half drops out after each quarter
 of the simulations, for 9 candidates); ``halving-deep`` also looks 4 rounds ahead. At the
 same number of simulations, ``paired`` and ``halving`` cost at most what ``ucb1`` costs
-(fewer redeterminations; ``halving-deep``'s longer playouts cost more). None has been shown
-stronger than ``ucb1`` yet (``bench/README.md``).
+(fewer redeterminations; ``halving-deep``'s longer playouts cost more). The others are
+``ucb1`` with one part of its judgement changed, to screen at equal time: ``season`` plays
+every simulation to the season's end (its survey scored, so the leaf is exact for the
+season; about 5 times the cost of a simulation), ``samples5``/``samples20`` let a simulated
+player compare 5 or 20 actions instead of 10, ``narrow``/``wide`` compare 5 or 12
+candidates instead of 8, ``prior1``/``prior12`` weigh the heuristic's judgement as 1 or 12
+simulations instead of 4, ``explore2``/``explore8`` halve or double the exploration. None
+has been shown stronger than ``ucb1`` yet (``bench/README.md``).
 
 Determinism: by default a fixed number of simulations (``bench/bench_ai.py`` prints the CPU
 time they take a decision, and the load it ran under: the README gives the figures), so the
@@ -84,13 +90,32 @@ class Plan:
     candidates: int = CANDIDATES
     prior_visits: float = PRIOR_VISITS
     rounds_ahead: int = ROUNDS_AHEAD
+    """Rounds played after the candidate before judging; the playout always stops at the
+    season's end, so a large number plays the season out (its survey scored, the leaf
+    exact for that season)."""
+    exploration: float = EXPLORATION
+    """UCB1 only: the exploration constant, in points of advantage."""
+    samples: int = SAMPLES
+    """Legal actions a simulated player compares at each decision."""
 
+
+SEASON_END = 99
+"""Rounds ahead enough to play any season out (a season has far fewer rounds)."""
 
 PLANS: dict[str, Plan] = {
     "ucb1": Plan(),
     "paired": Plan(paired=True),
     "halving": Plan(paired=True, halving=True),
     "halving-deep": Plan(paired=True, halving=True, rounds_ahead=4),
+    "season": Plan(rounds_ahead=SEASON_END),
+    "narrow": Plan(candidates=5),
+    "wide": Plan(candidates=12),
+    "prior1": Plan(prior_visits=1.0),
+    "prior12": Plan(prior_visits=12.0),
+    "explore2": Plan(exploration=2.0),
+    "explore8": Plan(exploration=8.0),
+    "samples5": Plan(samples=5),
+    "samples20": Plan(samples=20),
 }
 """The search plans by name; ``ucb1`` is the search of the hard bot before issue 29."""
 DEFAULT_PLAN = "ucb1"
@@ -141,6 +166,7 @@ class HardBot:
         seat, season = view.current, view.season
         prior_visits = self.plan.prior_visits
         plies = self.plan.rounds_ahead * len(view.players)
+        exploration, samples = self.plan.exploration, self.plan.samples
         totals = [prior_visits * prior for prior, _ in candidates]
         visits = [prior_visits] * len(candidates)
         deadline = time.perf_counter() + self.budget
@@ -152,11 +178,11 @@ class HardBot:
             log_n = math.log(done + 1 + prior_visits * len(candidates))
             pick = max(
                 range(len(candidates)),
-                key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_n / visits[i]),
+                key=lambda i: totals[i] / visits[i] + exploration * math.sqrt(log_n / visits[i]),
             )
             world = redetermine(view, self._rng)
             world = apply_code(world, candidates[pick][1])
-            world = play_ahead(world, self._rng, plies, SAMPLES)
+            world = play_ahead(world, self._rng, plies, samples)
             totals[pick] += advantage(world, seat, season)
             visits[pick] += 1
         best = max(range(len(candidates)), key=lambda i: (totals[i] / visits[i], -i))
@@ -193,7 +219,7 @@ class HardBot:
                     world = redetermine(view, self._rng)
                     playout_seed = self._rng.getrandbits(64)
                 after = apply_code(world, candidates[i][1])
-                after = play_ahead(after, random.Random(playout_seed), plies, SAMPLES)
+                after = play_ahead(after, random.Random(playout_seed), plies, plan.samples)
                 totals[i] += advantage(after, seat, season)
                 visits[i] += 1
                 done += 1

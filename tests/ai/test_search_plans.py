@@ -4,10 +4,12 @@ a round on one world with one playout seed."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import core
-from core.actions import to_code
+from core.actions import PASS, to_code
 from core.ai import search
 from core.ai.players import rank_codes
 from core.ai.playout import play_ahead
@@ -106,3 +108,52 @@ def test_a_paired_round_judges_every_candidate_on_one_world_and_one_playout(
 
 def test_halving_takes_its_phases_down_to_one_candidate() -> None:
     assert [search._phases(n) for n in (1, 2, 3, 5, 9, 13)] == [0, 1, 2, 3, 4, 4]
+
+
+@pytest.mark.parametrize(
+    ("plan", "plies", "samples"),
+    [("ucb1", 2 * 3, search.SAMPLES), ("season", search.SEASON_END * 3, search.SAMPLES),
+     ("samples5", 2 * 3, 5), ("samples20", 2 * 3, 20)],
+)  # fmt: skip
+def test_a_plans_playout_depth_and_samples_reach_every_simulation(
+    plan: str, plies: int, samples: int, monkeypatch
+) -> None:
+    """The screened judgements differ from ``ucb1`` in what they pass to the playout."""
+    asked: list[tuple[int, int]] = []
+    real = play_ahead
+
+    def recorded(state, rng, plies, samples):
+        asked.append((plies, samples))
+        return real(state, rng, plies, samples)
+
+    monkeypatch.setattr(search, "play_ahead", recorded)
+    HardBot(2, iterations=12, budget=float("inf"), plan=plan).choose(_searched_position())
+    assert asked == [(plies, samples)] * 12
+
+
+def test_a_season_playout_ends_with_the_season_scored() -> None:
+    """Played to the season's end, a simulation's leaf is past the season's survey."""
+    state = public_view(_searched_position())
+    played = play_ahead(state, random.Random(1), search.SEASON_END * 3, search.SAMPLES)
+    assert played.season == state.season + 1 or core.is_over(played)
+
+
+@pytest.mark.parametrize(("plan", "wide"), [("narrow", 5), ("wide", 12), ("ucb1", 8)])
+def test_a_plans_candidates_are_the_heuristics_best_and_passing(
+    plan: str, wide: int, monkeypatch
+) -> None:
+    """Only the heuristic's ``wide`` best (and passing, always) are ever simulated."""
+    state = _searched_position()
+    ranked = [c for _, c in rank_codes(public_view(state))]
+    allowed = set(ranked[:wide]) | ({PASS} & set(ranked))
+    tried: set[int] = set()
+    real = core_apply_code
+
+    def applied(world, code):
+        tried.add(code)
+        return real(world, code)
+
+    monkeypatch.setattr(search, "apply_code", applied)
+    HardBot(2, iterations=60, budget=float("inf"), plan=plan).choose(state)
+    assert tried <= allowed
+    assert len(tried) > min(wide, 5) - 1, "the prior alone must not settle every visit"
