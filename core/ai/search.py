@@ -52,8 +52,8 @@ from core.rules import apply_code, redetermine
 from core.state import GameState
 
 DEFAULT_ITERATIONS = 400
-"""Simulations per decision by default: a median of 0.53 s of CPU time a decision with this
-many in ``bench/bench_ai.py`` on a quiet 2-core machine, 0.64 s on a busy one (the README
+"""Simulations per decision by default: a median of 0.29 s of CPU time a decision with this
+many in ``bench/bench_ai.py`` on a quiet 2-core machine, 0.41 s on a busy one (the README
 says under which load; the bench prints the simulations per CPU second of the machine it
 runs on)."""
 DEFAULT_CAP = 5.0
