@@ -53,8 +53,7 @@ SESSIONS_CHECKED_EVERY: Final = 10.0
 """Seconds between checks that each open tab's session is still valid: a host's
 ``mykerinos players remove`` closes that player's tabs within this time."""
 QUIET_WITHIN: Final = 10.0
-"""Seconds a connection may stay without a whole request (silent, or a request half
-sent, or idle between two): then it is closed."""
+"""Seconds a connection may go without a whole request (silent, half sent, idle): closed."""
 OWN_STATIC: Final = Path(__file__).parent / "static"
 STOPPING: Final = b"the table server is stopping; connect again in a moment"
 """The close reason every tab hears when the server stops (the SSH door's words): the
