@@ -7,7 +7,6 @@ computed on bitmasks: ``free`` spaces hold neither a cube nor a pyramid.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from operator import getitem
 
 from core.actions import (
@@ -40,7 +39,6 @@ from core.region import (
     ROW_SPACES,
     SPACES,
     WIDTH,
-    Face,
     area_parcels,
     board_mask,
     neighbours,
@@ -252,9 +250,7 @@ def legal_codes(state: GameState) -> list[int]:
     phase = state.phase
     if phase is not _EXCAVATION:
         if phase is _SURVEY:
-            step, seat = state.survey_steps[0]  # survey_codes, one call less
-            reserve = state.players[seat].reserve
-            return step_codes(step, seat, state.survey_area, state.region, state.museum, reserve)
+            return survey_codes(state, *state.survey_steps[0])
         return []
     if state.neutral_pending:
         return _neutral_codes(state)
@@ -335,26 +331,12 @@ def parcels_left(state: GameState) -> list[int]:
 
 def survey_codes(state: GameState, step: SurveyStep, seat: Seat) -> list[int]:
     """The options of one survey step (possibly none: the player then gets nothing)."""
-    return step_codes(
-        step, seat, state.survey_area, state.region, state.museum, state.players[seat].reserve
-    )
-
-
-def step_codes(
-    step: SurveyStep,
-    seat: Seat,
-    area: int,
-    region: Sequence[Face],
-    museum: tuple[Seat, ...],
-    reserve: int,
-) -> list[int]:
-    """:func:`survey_codes` from the facts it reads: the survey's loop in ``core.rules``
-    keeps them in local variables while it plays the steps that need no decision."""
-    first = 2 * area  # parcels_left, through a table: hot
+    first = 2 * state.survey_area  # parcels_left, through a table: hot
+    region = state.region
     left = (region[first] != EMPTY) | (region[first + 1] != EMPTY) << 1
     out = list(_TAKES[step is _PICK_NEUTRAL][first][left])
-    if step is _CHOOSE and reserve:
-        out += _room_codes(BOOK, museum, seat)
+    if step is _CHOOSE and state.players[seat].reserve:
+        out += _room_codes(BOOK, state.museum, seat)
     return out
 
 

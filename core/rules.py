@@ -38,7 +38,7 @@ from core.actions import (
 from core.caches import register
 from core.cards import CARDS, PATRON_OF, PATRONS, Patron, on_new_cards
 from core.explain import describe_code
-from core.moves import can_place_neutral, legal_codes, step_codes
+from core.moves import can_place_neutral, legal_codes, survey_codes
 from core.museum import ROOMS
 from core.refusals import explain_illegal
 from core.region import AREA_MASK, Face, face_card, pyramid_mask
@@ -284,7 +284,7 @@ def apply_code(state: GameState, action_code: int, events: Events = None) -> Gam
             _tell(events, state, seat, describe_code(state, action_code))
         state = replace(state, neutral_pending=False)
         return _end_turn(state, seat, events)
-    return _run_survey(state, events, action_code)
+    return _survey_choice(state, seat, action_code, events)
 
 
 def _excavate(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
@@ -508,7 +508,7 @@ def _end_season(state: GameState, events: Events) -> GameState:
 def _start_survey(state: GameState, events: Events) -> GameState:
     state = replace(state, phase=Phase.SURVEY, last_turn=False, neutral_pending=False)
     _tell(events, state, None, "Everyone has passed: the survey begins")
-    return _run_survey(state, events)
+    return _survey_area(state, 0, events)
 
 
 def ranking(state: GameState, area: int) -> list[Seat]:
@@ -557,8 +557,83 @@ def _plan(ranks: list[Seat]) -> tuple[tuple[SurveyStep, Seat], ...]:
     return tuple((step, seat) for step, seat in plan if seat != NEUTRAL)
 
 
+def _survey_area(state: GameState, area: int, events: Events) -> GameState:
+    """Begin surveying ``area`` (or end the season after the last one)."""
+    if area >= len(state.region) // 2:
+        return _end_season(state, events)
+    ranks = ranking(state, area)
+    state = replace(state, survey_area=area, survey_steps=survey_plan(state, ranks))
+    if events is not None:
+        names = ", ".join(_holder_name(state, seat) for seat in ranks) or "nobody"
+        _tell(events, state, None, f"Survey of area {area + 1}, ranked: {names}")
+    return _run_survey(state, events)
+
+
 def _holder_name(state: GameState, seat: Seat) -> str:
     return "the neutral" if seat == NEUTRAL else state.players[seat].name
+
+
+def _run_survey(state: GameState, events: Events) -> GameState:
+    """Play survey steps that need no decision, and stop at the first one that does."""
+    while state.survey_steps:
+        step, seat = state.survey_steps[0]
+        first = 2 * state.survey_area  # area_parcels, inlined (hot in simulations)
+        if state.region[first] >= 0 and state.region[first + 1] >= 0:
+            return replace(state, current=seat)  # two parcels left: always a choice
+        options = survey_codes(state, step, seat)
+        if len(options) >= 2:
+            return replace(state, current=seat)
+        if options:
+            state = _survey_effect(state, seat, options[0], events)
+        else:
+            if events is not None and step is not SurveyStep.PICK_NEUTRAL:
+                _tell(events, state, seat, "{} gets nothing: no parcel left")
+            state = replace(state, survey_steps=state.survey_steps[1:])
+    return _finish_area(state, events)
+
+
+def _survey_choice(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
+    state = _survey_effect(state, seat, action_code, events)
+    return _run_survey(state, events)
+
+
+def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Events) -> GameState:
+    """Take a parcel, book a room, or discard the neutral's parcel; the step is done."""
+    kind, index = action_code & KIND_MASK, action_code >> A_SHIFT & FIELD_MASK  # hot: inlined
+    steps = state.survey_steps[1:]
+    if kind == BOOK:
+        # _to_museum from the reserve, with the step done, in one copy of the state.
+        player = state.players[seat]
+        player = replace(player, reserve=player.reserve - 1)
+        museum = [*state.museum]  # tuples with one entry changed: see _excavate
+        museum[index] = seat
+        changed_players = [*state.players]
+        changed_players[seat] = player
+        players = tuple(changed_players)
+        state = replace(state, museum=tuple(museum), players=players, survey_steps=steps)
+        if events is not None:
+            _tell(events, state, seat, describe_code(state, action_code))
+        return state
+    card = face_card(state.region[index])
+    changed = [*state.region]  # a tuple with one entry changed: see _excavate
+    changed[index] = EMPTY
+    region = tuple(changed)
+    if kind == NEUTRAL_PARCEL:
+        state = replace(state, region=region, discard=(*state.discard, card))
+        if events is not None:
+            text = f"{{}} gives parcel P{index + 1} ({CARDS[card]}) to the neutral: discarded"
+            _tell(events, state, seat, text)
+    else:
+        player = state.players[seat]
+        value = _CARD_VALUE[card]
+        player = replace(player, score=player.score + value, cards=(*player.cards, card))
+        players = _with(state.players, seat, player)
+        state = replace(state, region=region, players=players, survey_steps=steps)
+        if events is not None:
+            text = f"{{}} takes parcel P{index + 1} ({CARDS[card]}, +{value})"
+            _tell(events, state, seat, text)
+        return state
+    return replace(state, survey_steps=steps)
 
 
 # A card's value by id, without an attribute look-up (refilled when the cards change).
@@ -570,146 +645,49 @@ def _card_values() -> None:
     _CARD_VALUE[:] = [card.value for card in CARDS]
 
 
-def _run_survey(state: GameState, events: Events, choice: int = -1) -> GameState:
-    """The survey from where it stands (RULES.md §4 phase 3): play ``choice``, the code the
-    deciding player chose for the first step (-1: none, the survey begins), then every step
-    that needs no decision, area after area: an area whose steps are done has its parcels
-    left discarded and its cubes sent back to their reserves, and the next area is ranked
-    and given its plan. Stop at the first step with a choice to make, or end the season
-    after the last area.
-
-    One loop over local copies of what the survey changes (the region, the discard, the
-    players, the cubes, the Museum), and one new state where it stops, rather than a copy
-    of the state for each step, area and return of cubes (the survey is run at every
-    survey decision of every simulated game; callgrind: 1.7 % fewer instructions a random
-    game).
-    """
+def _finish_area(state: GameState, events: Events) -> GameState:
+    """Discard the parcels nobody took; every cube on the area goes back to its reserve."""
     area = state.survey_area
-    steps = state.survey_steps
-    region = [*state.region]
-    discard = [*state.discard]
-    players = [*state.players]
-    cubes = [*state.cubes]
-    museum = state.museum  # a tuple: the legal bookings are memoised by the Museum
-    neutral_reserve = state.neutral_reserve
-    index = 0  # the step of ``steps`` being played
-    action_code = choice
-    while True:
-        first = 2 * area  # area_parcels, inlined (hot in simulations)
-        while index < len(steps):
-            step, seat = steps[index]
-            if action_code < 0:
-                if region[first] >= 0 and region[first + 1] >= 0:
-                    break  # two parcels left: always a choice
-                reserve = players[seat].reserve
-                options = step_codes(step, seat, area, region, museum, reserve)
-                if len(options) >= 2:
-                    break
-                if not options:
-                    if events is not None and step is not SurveyStep.PICK_NEUTRAL:
-                        _tell(events, state, seat, "{} gets nothing: no parcel left")
-                    index += 1
-                    continue
-                action_code = options[0]
-            # The step's effect: take a parcel, book a room, or discard the neutral's parcel.
-            played, action_code = action_code, -1
-            kind, at = played & KIND_MASK, played >> A_SHIFT & FIELD_MASK  # hot: inlined
-            index += 1
-            if kind == BOOK:
-                player = players[seat]
-                players[seat] = replace(player, reserve=player.reserve - 1)
-                booked = [*museum]  # a tuple with one entry changed: see _excavate
-                booked[at] = seat
-                museum = tuple(booked)
-                if events is not None:
-                    _tell(events, state, seat, describe_code(state, played))
-                continue
-            card = region[at] >> 1  # face_card, inlined
-            region[at] = EMPTY
-            if kind == NEUTRAL_PARCEL:
-                discard.append(card)
-                if events is not None:
-                    text = f"{{}} gives parcel P{at + 1} ({CARDS[card]}) to the neutral: discarded"
-                    _tell(events, state, seat, text)
-                continue
-            player = players[seat]
-            value = _CARD_VALUE[card]
-            players[seat] = replace(player, score=player.score + value, cards=(*player.cards, card))
-            if events is not None:
-                _tell(events, state, seat, f"{{}} takes parcel P{at + 1} ({CARDS[card]}, +{value})")
-        else:  # the area's steps are all played (or there was no area yet)
-            if area >= 0:
-                neutral_reserve += _finish_area(
-                    state, area, region, discard, players, cubes, events
-                )
-            area += 1
-            if area < len(region) // 2:
-                ranks = ranking(state, area)  # the cubes of later areas are still state's
-                steps = survey_plan(state, ranks)
-                index = 0
-                if events is not None:
-                    names = ", ".join(_holder_name(state, seat) for seat in ranks) or "nobody"
-                    _tell(events, state, None, f"Survey of area {area + 1}, ranked: {names}")
-                continue
-            state = replace(
-                state,
-                region=tuple(region),
-                discard=tuple(discard),
-                players=tuple(players),
-                cubes=tuple(cubes),
-                museum=museum,
-                neutral_reserve=neutral_reserve,
-            )
-            return _end_season(state, events)
-        # A step with a choice to make: the player of steps[index] decides.
-        return replace(
-            state,
-            region=tuple(region),
-            discard=tuple(discard),
-            players=tuple(players),
-            cubes=tuple(cubes),
-            museum=museum,
-            neutral_reserve=neutral_reserve,
-            survey_area=area,
-            survey_steps=steps[index:],
-            current=steps[index][1],
-        )
-
-
-def _finish_area(
-    state: GameState,
-    area: int,
-    region: list[Face],
-    discard: list[int],
-    players: list[PlayerState],
-    cubes: list[int],
-    events: Events,
-) -> int:
-    """Discard the parcels nobody took; every cube on the area goes back to its reserve
-    (changes the lists given; returns the neutral's cubes back, for its reserve)."""
+    region = state.region
+    discard = state.discard
     for parcel in (2 * area, 2 * area + 1):  # area_parcels, inlined
         if region[parcel] != EMPTY:
-            discard.append(region[parcel] >> 1)  # face_card, inlined
-            region[parcel] = EMPTY
+            discard = (*discard, face_card(region[parcel]))
+            changed = [*region]  # a tuple with one entry changed: see _excavate
+            changed[parcel] = EMPTY
+            region = tuple(changed)
             if events is not None:
                 text = f"Nobody takes parcel P{parcel + 1} ({CARDS[discard[-1]]}): discarded"
                 _tell(events, state, None, text)
     mask = AREA_MASK[area]
-    if events is not None and any(held & mask for held in cubes):
+    if events is not None and any(cubes & mask for cubes in state.cubes):
         _tell(events, state, None, f"The cubes on area {area + 1} go back to their reserves")
+    # One loop over the masks by index (as in ranking) makes the masks left and gives each
+    # holder's cubes back.
     holders = cube_holders(state)
+    players = [*state.players]
     neutral_back = 0
-    for i, held in enumerate(cubes):
-        back = held & mask
+    left = []
+    for i, cubes in enumerate(state.cubes):
+        back = cubes & mask
+        left.append(cubes ^ back)
         if back:
-            cubes[i] = held ^ back
             holder = holders[i]
             if holder == NEUTRAL:
                 neutral_back = back.bit_count()
             else:
                 player = players[holder]
                 players[holder] = replace(player, reserve=player.reserve + back.bit_count())
-    return neutral_back
+    state = replace(
+        state,
+        region=region,
+        discard=discard,
+        players=tuple(players),
+        cubes=tuple(left),
+        neutral_reserve=state.neutral_reserve + neutral_back,
+        survey_steps=(),
+    )
+    return _survey_area(state, area + 1, events)
 
 
 __all__ = [
