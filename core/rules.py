@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from operator import itemgetter
+from typing import TypeVar
 
 import msgspec
 from msgspec.structs import replace
@@ -382,11 +383,13 @@ def _to_museum(state: GameState, seat: Seat, room: int, from_stock: bool) -> Gam
     return _move_cubes(state, seat, reserve=-1)
 
 
-def _with(
-    players: tuple[PlayerState, ...], seat: Seat, player: PlayerState
-) -> tuple[PlayerState, ...]:
-    changed = [*players]  # quicker than joining two slices (see _excavate)
-    changed[seat] = player
+T = TypeVar("T")
+
+
+def _with(items: tuple[T, ...], index: int, item: T) -> tuple[T, ...]:
+    """``items`` with the entry at ``index`` replaced by ``item``."""
+    changed = [*items]  # quicker than joining two slices (see _excavate)
+    changed[index] = item
     return tuple(changed)
 
 
@@ -605,19 +608,14 @@ def _survey_effect(state: GameState, seat: Seat, action_code: int, events: Event
         # _to_museum from the reserve, with the step done, in one copy of the state.
         player = state.players[seat]
         player = replace(player, reserve=player.reserve - 1)
-        museum = [*state.museum]  # tuples with one entry changed: see _excavate
-        museum[index] = seat
-        changed_players = [*state.players]
-        changed_players[seat] = player
-        players = tuple(changed_players)
-        state = replace(state, museum=tuple(museum), players=players, survey_steps=steps)
+        museum = _with(state.museum, index, seat)
+        players = _with(state.players, seat, player)
+        state = replace(state, museum=museum, players=players, survey_steps=steps)
         if events is not None:
             _tell(events, state, seat, describe_code(state, action_code))
         return state
     card = face_card(state.region[index])
-    changed = [*state.region]  # a tuple with one entry changed: see _excavate
-    changed[index] = EMPTY
-    region = tuple(changed)
+    region = _with(state.region, index, EMPTY)
     if kind == NEUTRAL_PARCEL:
         state = replace(state, region=region, discard=(*state.discard, card))
         if events is not None:
@@ -653,9 +651,7 @@ def _finish_area(state: GameState, events: Events) -> GameState:
     for parcel in (2 * area, 2 * area + 1):  # area_parcels, inlined
         if region[parcel] != EMPTY:
             discard = (*discard, face_card(region[parcel]))
-            changed = [*region]  # a tuple with one entry changed: see _excavate
-            changed[parcel] = EMPTY
-            region = tuple(changed)
+            region = _with(region, parcel, EMPTY)
             if events is not None:
                 text = f"Nobody takes parcel P{parcel + 1} ({CARDS[discard[-1]]}): discarded"
                 _tell(events, state, None, text)
