@@ -167,6 +167,23 @@ class TestTakenDown:
             await pilot.pause()
             assert app.is_running and app.return_code is None
 
+    async def test_the_log_s_rebuild_after_the_screen_is_taken_down_is_not_a_crash(
+        self, store
+    ) -> None:
+        """The log is rebuilt after the screen's first refresh, which may come once its
+        parts are going (seen in CI: a coached game left for the lobby at once, "No nodes
+        match 'LogView' on GameScreen")."""
+        from tui.widgets.log import LogView
+
+        app = app_for(store)
+        async with app.run_test(size=(80, 24)) as pilot:
+            seat, _ = await sit(FakeTable(start_state()), "ann")
+            game = await show(app, pilot, seat)
+            await game.query_one(LogView).remove()
+            game._log_history()  # as its deferred call would, on a screen half taken down
+            await pilot.pause()
+            assert app.is_running and app.return_code is None
+
 
 class TestNothingStale:
     async def test_an_error_line_about_the_pause_goes_when_the_pause_ends(self, store) -> None:

@@ -213,7 +213,10 @@ class GameScreen(GameMenus):
         return seat is not None and seat in table.seats_here
 
     def _log_history(self) -> None:
-        """The log rebuilt from the history: on opening a game, after undo or redo."""
+        """The log rebuilt from the history: on opening a game, after undo or redo (not
+        once the screen is being taken down: after its first refresh it may already be)."""
+        if not self._shown():
+            return
         # A shared table's one name is its title (the lobby's); a local game's its save's.
         name = self.seat.title if self.seat.table is not None else self.seat.name
         opening = f"Game {name!r}, season {self.state.season}."  # kept in its place
