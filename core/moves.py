@@ -124,10 +124,16 @@ def _single_table(kind: int) -> RowTable:
 
 def _row_table(codes: list[tuple[int, ...]]) -> RowTable:
     """The :data:`RowTable` listing ``codes[s]`` for each space ``s`` of a byte (the codes
-    are made once per space: making them per byte would cost thousands of calls)."""
-    return tuple(
-        tuple(tuple(c for s in spaces for c in codes[s]) for spaces in row) for row in ROW_SPACES
-    )
+    are made once per space: making them per byte would cost thousands of calls). Built by
+    doubling, as :data:`core.region.ROW_SPACES` is: the bytes below ``2**i``, then each of
+    them with the codes of the row's space ``i`` added (this runs during a game's start)."""
+    table: list[tuple[tuple[int, ...], ...]] = []
+    for row in range(len(ROW_SPACES)):
+        by_byte: list[tuple[int, ...]] = [()]
+        for space in range(row * WIDTH, (row + 1) * WIDTH):
+            by_byte += [listed + codes[space] for listed in by_byte]
+        table.append(tuple(by_byte))
+    return tuple(table)
 
 
 # Blackmore's pairs: any two free spaces side by side, in either order. Bit ``a`` of
@@ -177,12 +183,20 @@ _PAIR_TABLES: dict[int, tuple[dict[int, tuple[int, ...]], ...]] = register({})
 
 
 def _pair_table(kind: int) -> tuple[dict[int, tuple[int, ...]], ...]:
-    table = tuple(
-        {near: tuple(code(kind, a, b) for b in spaces_of(near)) for near in _subsets(around)}
-        for a, around in enumerate(NEIGHBOURS)
-    )
+    table = tuple(_tails(kind, a, around) for a, around in enumerate(NEIGHBOURS))
     _PAIR_TABLES[kind] = table  # stored in one step: another thread may be listing moves
     return table
+
+
+def _tails(kind: int, a: int, around: int) -> dict[int, tuple[int, ...]]:
+    """``{near: codes}`` for every subset ``near`` of ``around``: the codes of ``kind`` from
+    ``a`` to each space of ``near``, in increasing order. Built by doubling (each space of
+    ``around`` in turn added to every subset made so far), one code made per neighbour."""
+    tails: dict[int, tuple[int, ...]] = {0: ()}
+    for b in spaces_of(around):
+        pair = (code(kind, a, b),)
+        tails.update([(near | 1 << b, codes + pair) for near, codes in tails.items()])
+    return tails
 
 
 def _subsets(mask: int) -> list[int]:

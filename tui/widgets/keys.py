@@ -44,6 +44,10 @@ class KeysBar(Widget):
         self._laid_out: tuple[int, list[Text]] | None = None
         """The lines last laid out and their width: Textual asks for them several times
         a frame (the height, the render), and they hold until the bindings change."""
+        self._bindings: list[tuple[str, str, str]] | None = None
+        """(action, key, description) of each shown binding, as last read from the screen
+        (reading them asks every node's ``check_action``): they hold until the bindings
+        change."""
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -52,24 +56,32 @@ class KeysBar(Widget):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, _screen: Screen[Any]) -> None:
-        self._laid_out = None
+        self._laid_out = self._bindings = None
+        if not self.size.width:  # not laid out yet: the layout will ask for the lines
+            self.refresh(layout=True)
+            return
         before = len(self._shown)
         self.refresh(layout=len(self._lines(self.size.width)) != before)
 
     def _entries(self, gap: str) -> list[tuple[str, Text]]:
         """(action without parameters, its entry) of each shown, enabled binding; ``gap``
         ends each entry."""
+        if self._bindings is None:
+            self._bindings = []
+            seen: set[str] = set()
+            for active in self.screen.active_bindings.values():
+                binding = active.binding
+                if not binding.show or not active.enabled or binding.action in seen:
+                    continue
+                seen.add(binding.action)
+                key = self.app.get_key_display(binding)
+                self._bindings.append((binding.action, key, binding.description))
         entries: list[tuple[str, Text]] = []
-        seen: set[str] = set()
-        for active in self.screen.active_bindings.values():
-            binding = active.binding
-            if not binding.show or not active.enabled or binding.action in seen:
-                continue
-            seen.add(binding.action)
+        for action, key, description in self._bindings:
             entry = Text()
-            entry.append(f" {self.app.get_key_display(binding)} ", KEY)
-            entry.append(f" {binding.description}{gap}")
-            entries.append((binding.action.partition("(")[0], entry))
+            entry.append(f" {key} ", KEY)
+            entry.append(f" {description}{gap}")
+            entries.append((action.partition("(")[0], entry))
         return entries
 
     def _lines(self, width: int) -> list[Text]:
