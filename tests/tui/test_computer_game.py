@@ -108,8 +108,11 @@ async def test_the_computers_cubes_stay_marked_until_the_human_decides(store) ->
         assert placed, "the computers placed no cube before Ann's turn (choose another seed)"
         assert game.recent == frozenset(core.region.spaces_of(placed))
         assert "{" in "".join(game.query_one("#region").render_line(y).text for y in range(8))
+        marked = game.recent
         await pilot.press("p")  # Ann passes: her decision clears the marks at once
-        assert game.recent == frozenset()
+        # Not "== frozenset()": on a loaded machine the next computer may already have
+        # moved (0.5 s later), and its cubes are marked in turn; none of the old ones is.
+        assert marked and not game.recent & marked
 
 
 async def test_the_hint_key_names_a_legal_move_without_playing_it(store) -> None:
