@@ -29,6 +29,7 @@ from tui import charts, decisions, look
 from tui.screens.dialogs import SaveAsScreen
 from tui.screens.new_game import NewGameScreen
 from tui.widgets.actionbar import ActionBar
+from tui.widgets.cycler import Cycler
 from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
@@ -316,6 +317,31 @@ async def test_the_form_names_both_arrows_the_seed_and_the_neutral(store) -> Non
         assert not note.display
         await pilot.press("left")  # 3 → 2 players
         assert note.display and "neutral" in str(note.render())
+
+
+async def test_the_form_s_fourth_seat_comes_with_four_players_and_keeps_its_name(store) -> None:
+    """The form opens with three seats' rows; choosing 4 players adds Dan's, fewer hides
+    it with what was typed in it, and the game starts with the seats shown."""
+    app = app_for(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewGameScreen)
+        assert [row.id for row in form.query(".seat")] == ["seat-0", "seat-1", "seat-2"]
+        await pilot.press("right")  # 3 → 4 players (the count has the focus)
+        rows = list(form.query(".seat"))
+        assert [row.id for row in rows] == ["seat-0", "seat-1", "seat-2", "seat-3"]
+        assert rows[3].display and form.query_one("#name-3", Input).value == "Dan"
+        assert form.query_one("#colour-3", Cycler).value == "white"
+        form.query_one("#name-3", Input).value = "Dora"
+        await pilot.press("left")  # 4 → 3: the row is hidden, not removed
+        assert not rows[3].display and len(form.choice().seats) == 3
+        await pilot.press("right")
+        assert rows[3].display and form.query_one("#name-3", Input).value == "Dora"
+        await pilot.press("enter")
+        assert not isinstance(app.screen, NewGameScreen)
+        names = [seat.name for seat in session_of(app.screen).seats]
+        assert names == ["Ann", "Ben", "Cleo", "Dora"]
 
 
 # ---------------------------------------------------------------- 9: words

@@ -30,9 +30,10 @@ from tui.widgets.textfield import TextField
 COLOURS = [c.value for c in core.Colour]
 SEAT_KINDS = ["human", "computer easy", "computer normal", "computer hard"]
 DEFAULT_NAMES = ["Ann", "Ben", "Cleo", "Dan"]
-MAX_SEATS = 4
 NEUTRAL_NOTE = "2 players: a neutral archaeologist (N) joins in"
 SEED_NOTE = "empty: a random deal; same number, same deal"
+FIRST_COUNT = 3
+"""Players the form offers first."""
 NAME_CELLS = 12
 """A name's width in terminal cells (not characters): the panels and tables are laid out
 for it."""
@@ -45,6 +46,18 @@ def name_or(name: str, fallback: str) -> str:
     except ValueError:
         return fallback
     return name if cell_len(name) <= NAME_CELLS else fallback
+
+
+def _seat_row(seat: int) -> Horizontal:
+    """The form's row of ``seat`` (0-based): its name, colour and kind, as first offered."""
+    return Horizontal(
+        Static(f"Seat {seat + 1}", classes="label"),
+        TextField(DEFAULT_NAMES[seat], max_length=NAME_CELLS, compact=True, id=f"name-{seat}"),
+        Cycler(COLOURS, seat, id=f"colour-{seat}"),
+        Cycler(SEAT_KINDS, 0 if seat == 0 else 2, id=f"kind-{seat}"),
+        classes="field seat",
+        id=f"seat-{seat}",
+    )
 
 
 class SeatChoice(msgspec.Struct, frozen=True):
@@ -120,15 +133,11 @@ class NewGameScreen(StyledAtMount, Screen[None]):
             yield Static("[b]Mykerinos[/b] — new game", id="new-game-title")
             with Horizontal(classes="field"):
                 yield Static("Players", classes="label")
-                yield Cycler(["2", "3", "4"], 1, id="count")
+                yield Cycler(["2", "3", "4"], FIRST_COUNT - 2, id="count")
                 yield Static(NEUTRAL_NOTE, id="neutral-note", classes="note")
-            for seat in range(MAX_SEATS):
-                with Horizontal(classes="field seat", id=f"seat-{seat}"):
-                    yield Static(f"Seat {seat + 1}", classes="label")
-                    name = DEFAULT_NAMES[seat]
-                    yield TextField(name, max_length=NAME_CELLS, compact=True, id=f"name-{seat}")
-                    yield Cycler(COLOURS, seat, id=f"colour-{seat}")
-                    yield Cycler(SEAT_KINDS, 0 if seat == 0 else 2, id=f"kind-{seat}")
+            # The rows of the first count only: a row is five widgets, and Textual spends a
+            # couple of milliseconds on each as the form opens (_show_seats adds the rest).
+            yield from map(_seat_row, range(FIRST_COUNT))
             with Horizontal(classes="field"):
                 yield Static("Seed", classes="label")
                 seed = "" if self.seed is None else str(self.seed)
@@ -164,9 +173,17 @@ class NewGameScreen(StyledAtMount, Screen[None]):
         self.query_one("#new-game-error", Static).update("")
 
     def _show_seats(self) -> None:
+        """The rows of the seats in play shown, the others hidden (each keeps what was
+        typed or chosen in it); a row never shown yet is added now, after the last one."""
         count = self.player_count
-        for seat in range(MAX_SEATS):
-            self.query_one(f"#seat-{seat}").display = seat < count
+        rows = list(self.query(".seat"))
+        if len(rows) < count:
+            more = [_seat_row(seat) for seat in range(len(rows), count)]
+            # mount() puts them in the DOM at once, so choice() finds them straight away.
+            self.query_one("#new-game").mount_all(more, after=rows[-1])
+            rows += more
+        for seat, row in enumerate(rows):
+            row.display = seat < count
         self.query_one("#neutral-note").display = count == 2
 
     @property

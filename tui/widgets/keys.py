@@ -44,7 +44,7 @@ class KeysBar(Widget):
         self._laid_out: tuple[int, list[Text]] | None = None
         """The lines last laid out and their width: Textual asks for them several times
         a frame (the height, the render), and they hold until the bindings change."""
-        self._bindings: list[tuple[str, str, str]] | None = None
+        self._listed: list[tuple[str, str, str]] | None = None
         """(action, key, description) of each shown binding, as last read from the screen
         (reading them asks every node's ``check_action``): they hold until the bindings
         change."""
@@ -56,7 +56,7 @@ class KeysBar(Widget):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, _screen: Screen[Any]) -> None:
-        self._laid_out = self._bindings = None
+        self._laid_out = self._listed = None
         if not self.size.width:  # not laid out yet: the layout will ask for the lines
             self.refresh(layout=True)
             return
@@ -66,8 +66,8 @@ class KeysBar(Widget):
     def _entries(self, gap: str) -> list[tuple[str, Text]]:
         """(action without parameters, its entry) of each shown, enabled binding; ``gap``
         ends each entry."""
-        if self._bindings is None:
-            self._bindings = []
+        if self._listed is None:
+            self._listed = []
             seen: set[str] = set()
             for active in self.screen.active_bindings.values():
                 binding = active.binding
@@ -75,9 +75,9 @@ class KeysBar(Widget):
                     continue
                 seen.add(binding.action)
                 key = self.app.get_key_display(binding)
-                self._bindings.append((binding.action, key, binding.description))
+                self._listed.append((binding.action, key, binding.description))
         entries: list[tuple[str, Text]] = []
-        for action, key, description in self._bindings:
+        for action, key, description in self._listed:
             entry = Text()
             entry.append(f" {key} ", KEY)
             entry.append(f" {description}{gap}")
