@@ -135,7 +135,7 @@ def _row_spaces(first: Space) -> tuple[tuple[Space, ...], ...]:
     tenth of the time of testing every bit of every byte, at every start."""
     table: list[tuple[Space, ...]] = [()]
     for space in range(first, first + WIDTH):
-        table += [spaces + (space,) for spaces in table]
+        table += [(*spaces, space) for spaces in table]
     return tuple(table)
 
 
