@@ -77,8 +77,12 @@ class GameScreen(GameMenus):
         Binding(coaching.OFF_KEY, "coaching_off", "Coaching off", show=False),  # the note says it
     ]  # fmt: skip
 
-    draft: reactive[Draft] = reactive(IDLE, init=False, always_update=True, bindings=True)
-    """The half-built action of the player deciding now."""
+    draft: reactive[Draft] = reactive(
+        IDLE, init=False, always_update=True, bindings=True, repaint=False
+    )
+    """The half-built action of the player deciding now. Not ``repaint``: its watcher hands
+    every widget what it shows and each repaints what changed; a repaint of the screen
+    would send all of it again (7 KB at 80×24 for each step of an action)."""
 
     def __init__(self, seat: GameSeat, *, coach: coaching.Coach | None = None) -> None:
         """``coach``: a coached game's coach, whose note explains each situation the
