@@ -390,3 +390,28 @@ async def test_an_action_key_with_nothing_legal_says_why(store) -> None:
         await pilot.press("v")
         assert "no untilted Lady Violet card" in game.query_one("#actions", ActionBar).text
         assert session_of(game).actions == [] and game.mode is Mode.CHOOSE
+
+
+async def test_the_steps_of_an_action_repaint_what_changed_not_the_whole_screen(store) -> None:
+    """Choosing an action, moving the cursor and backing out repaint the widgets that
+    change; a repaint of the whole game screen sent all 80×24 again at each step (7 KB
+    over an SSH link for `a`)."""
+    session_for(store, _hot3(), seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = cast(GameScreen, app.screen)
+        await pilot.pause()
+        whole: list[str] = []
+        refresh = game.refresh
+
+        def watched(*regions, **options):  # type: ignore[no-untyped-def]
+            if not regions and not options.get("layout"):
+                whole.append(game.draft.step or game.mode.name)
+            return refresh(*regions, **options)
+
+        game.refresh = watched  # type: ignore[method-assign]
+        for key in ("a", "right", "down", "escape", "a", "left"):
+            await pilot.press(key)
+        assert game.mode is Mode.PLACE
+        assert "cube 1 of 1" in game.query_one("#actions", ActionBar).text
+        assert whole == []
