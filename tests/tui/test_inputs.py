@@ -404,7 +404,7 @@ async def test_the_steps_of_an_action_repaint_what_changed_not_the_whole_screen(
         whole: list[str] = []
         refresh = game.refresh
 
-        def watched(*regions, **options):  # type: ignore[no-untyped-def]
+        def watched(*regions, **options):
             if not regions and not options.get("layout"):
                 whole.append(game.draft.step or game.mode.name)
             return refresh(*regions, **options)
