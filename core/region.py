@@ -127,8 +127,6 @@ def pyramid_mask(faces: tuple[Face, ...]) -> int:
     return mask
 
 
-# Each row of the region is one byte of a mask (WIDTH == 8): masks are read a row at a
-# time through this table rather than bit by bit. ROW_SPACES[row][byte]: those spaces.
 def _row_spaces(first: Space) -> tuple[tuple[Space, ...], ...]:
     """``[byte]``: the spaces of the row starting at ``first`` whose bits ``byte`` sets. Built
     by doubling (the bytes below ``2**i``, then each of them with space ``first + i``): a
@@ -139,6 +137,8 @@ def _row_spaces(first: Space) -> tuple[tuple[Space, ...], ...]:
     return tuple(table)
 
 
+# Each row of the region is one byte of a mask (WIDTH == 8): masks are read a row at a
+# time through this table rather than bit by bit. ROW_SPACES[row][byte]: those spaces.
 ROW_SPACES: tuple[tuple[tuple[Space, ...], ...], ...] = tuple(
     _row_spaces(row * WIDTH) for row in range(MAX_ROWS)
 )
