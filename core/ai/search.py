@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 from core.actions import PASS, Action, from_code
 from core.ai.bot import Level, Stop
-from core.ai.evaluate import advantage
+from core.ai.evaluate import WEIGHTS, Weights, advantage
 from core.ai.players import rank_codes
 from core.ai.playout import play_ahead
 from core.public import public_view
@@ -132,6 +132,7 @@ class HardBot:
         budget: float | None = None,
         iterations: int | None = None,
         plan: Plan | str = DEFAULT_PLAN,
+        weights: Weights = WEIGHTS,
     ) -> None:
         self._rng = random.Random(seed)
         if iterations is None and budget is not None:
@@ -139,6 +140,8 @@ class HardBot:
         self.iterations = DEFAULT_ITERATIONS if iterations is None else max(1, iterations)
         self.budget = DEFAULT_CAP if budget is None else budget
         self.plan = PLANS[plan] if isinstance(plan, str) else plan
+        self.weights = weights
+        """The heuristic's judgement, for the candidates, the simulated players and the leaves."""
 
     def choose(self, state: GameState, stop: Stop | None = None) -> Action:
         """The action to play; ``stop`` ends the search early (see the module)."""
@@ -146,7 +149,7 @@ class HardBot:
 
     def choose_code(self, view: GameState, stop: Stop | None = None) -> int:
         """The code of the choice for a state already seen through ``public_view``."""
-        ranked = rank_codes(view)
+        ranked = rank_codes(view, self.weights)
         if not ranked:
             raise ValueError("the game is over: there is nothing to choose")
         wide = self.plan.candidates
@@ -167,6 +170,7 @@ class HardBot:
         prior_visits = self.plan.prior_visits
         plies = self.plan.rounds_ahead * len(view.players)
         exploration, samples = self.plan.exploration, self.plan.samples
+        weights = self.weights
         totals = [prior_visits * prior for prior, _ in candidates]
         visits = [prior_visits] * len(candidates)
         deadline = time.perf_counter() + self.budget
@@ -182,8 +186,8 @@ class HardBot:
             )
             world = redetermine(view, self._rng)
             world = apply_code(world, candidates[pick][1])
-            world = play_ahead(world, self._rng, plies, samples)
-            totals[pick] += advantage(world, seat, season)
+            world = play_ahead(world, self._rng, plies, samples, weights)
+            totals[pick] += advantage(world, seat, season, weights)
             visits[pick] += 1
         best = max(range(len(candidates)), key=lambda i: (totals[i] / visits[i], -i))
         return candidates[best][1]
@@ -219,8 +223,10 @@ class HardBot:
                     world = redetermine(view, self._rng)
                     playout_seed = self._rng.getrandbits(64)
                 after = apply_code(world, candidates[i][1])
-                after = play_ahead(after, random.Random(playout_seed), plies, plan.samples)
-                totals[i] += advantage(after, seat, season)
+                after = play_ahead(
+                    after, random.Random(playout_seed), plies, plan.samples, self.weights
+                )
+                totals[i] += advantage(after, seat, season, self.weights)
                 visits[i] += 1
                 done += 1
             if plan.halving and done >= phase_end and len(alive) > 1:
