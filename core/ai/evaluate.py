@@ -98,8 +98,14 @@ class Weights:
 WEIGHTS = Weights()
 """The product's judgement (every bot's by default)."""
 
-WEIGHT_SETS: dict[str, Weights] = {"today": WEIGHTS}
-"""Judgements by name, for ``bench/tournament.py``'s ``--hero-weights`` (issue 29)."""
+WEIGHT_SETS: dict[str, Weights] = {
+    "today": WEIGHTS,
+    "screened": Weights(share_taken=0.6, sharpness=1.0, power_per_season=0.8),
+}
+"""Judgements by name, for ``bench/tournament.py``'s ``--hero-weights`` (issue 29):
+``today`` is the product's; ``screened`` the best of the normal player's screening
+(``bench/README.md``): fewer cards expected in the seasons to come, an area's lead of a
+cube less sure while cubes can still be placed, a patron's power worth more."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
