@@ -12,7 +12,7 @@ import pytest
 import core
 from core.actions import PASS, to_code
 from core.ai import search
-from core.ai.evaluate import WEIGHTS, Weights
+from core.ai.evaluate import WEIGHTS, Weights, advantage
 from core.ai.players import rank_codes
 from core.ai.playout import play_ahead
 from core.ai.search import PLANS, HardBot
@@ -138,7 +138,7 @@ def test_the_hard_players_weights_reach_its_candidates_playouts_and_leaves(monke
     ranks its candidates with, simulates every player with and scores its leaves with."""
     other = dataclasses.replace(WEIGHTS, sharpness=2.5)
     seen: list[tuple[str, Weights]] = []
-    real_rank, real_play, real_advantage = rank_codes, play_ahead, search.advantage
+    real_rank, real_play, real_advantage = rank_codes, play_ahead, advantage
 
     def ranked(view, weights):
         seen.append(("rank", weights))
