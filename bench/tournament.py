@@ -200,6 +200,10 @@ def main(argv: list[str] | None = None) -> None:
         summarise(list(done.values()), f"{len(done)} games from {args.summarise}")
         return
 
+    hard_sides = "hard" in (args.hero, args.field)
+    if hard_sides and args.budget == math.inf and args.iterations is None:
+        # HardBot with a time budget alone searches until it is spent: here, forever.
+        parser.error("--budget inf needs --iterations (the product's: 400)")
     for spec in (args.hero_weights, args.field_weights):
         try:
             weights_of(spec)
