@@ -72,7 +72,9 @@ _WING_ROOMS: tuple[tuple[int, ...], ...] = tuple(
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """The tunable judgement of the heuristic (points per unit)."""
+    """The tunable judgement of the heuristic (points per unit). Screened one weight at a
+    time and together in ``bench/README.md`` (issue 29): :data:`WEIGHT_SETS` names the
+    best set found for the normal player; the product keeps these (see there why)."""
 
     share_taken: float = 0.8
     """Share of the parcels of a future season that players take (the rest is discarded)."""
