@@ -25,6 +25,13 @@ number of simulations::
     .venv/bin/python bench/tournament.py --hero hard --field hard --hero-plan halving \
         --iterations 100 --budget inf --games 60
 
+``--hero-weights``/``--field-weights`` give a side's normal or hard player another
+judgement (``core.ai.evaluate.Weights``): a name of ``core.ai.evaluate.WEIGHT_SETS``, or
+today's weights with some changed, ``field=value,...``::
+
+    .venv/bin/python bench/tournament.py --hero normal --field normal \
+        --hero-weights sharpness=2.4 --games 600 --workers 1
+
 ``--budget inf`` lets every decision run its simulations in full, so the result depends on
 the seeds alone, not on the machine's load. A long tournament can run in batches:
 ``--first N`` starts at game ``N`` (a multiple of ``--players``), ``--out FILE`` appends one
@@ -34,6 +41,7 @@ JSON line per game, and ``--summarise FILE`` prints the summary of every game in
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import multiprocessing
@@ -42,8 +50,23 @@ import time
 from typing import TypedDict
 
 import core
-from core.ai import Bot, make_bot
+from core.ai import Bot, NormalBot, make_bot
+from core.ai.evaluate import WEIGHT_SETS, Weights
 from core.ai.search import DEFAULT_PLAN, PLANS, HardBot
+
+
+def weights_of(spec: str) -> Weights:
+    """A name of ``WEIGHT_SETS``, or ``field=value,...`` over today's weights."""
+    if spec in WEIGHT_SETS:
+        return WEIGHT_SETS[spec]
+    base, changes = WEIGHT_SETS["today"], {}
+    names = {f.name for f in dataclasses.fields(Weights)}
+    for part in spec.split(","):
+        name, _, value = part.partition("=")
+        if name not in names or not value:
+            raise argparse.ArgumentTypeError(f"not a weight set nor field=value: {part!r}")
+        changes[name] = float(value)
+    return dataclasses.replace(base, **changes)
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -77,13 +100,16 @@ def play_one(job: tuple[int, argparse.Namespace]) -> Game:
     for seat in range(players):
         hero = seat == hero_seat
         level = args.hero if hero else args.field
+        weights = weights_of(args.hero_weights if hero else args.field_weights)
         if level == "hard":
             iterations = args.hero_iterations if hero else args.iterations
             if hero and iterations is None:
                 iterations = args.iterations
             plan = args.hero_plan if hero else args.field_plan
             bots.append(HardBot(deal * 10 + seat, budget=args.budget, iterations=iterations,
-                                plan=plan))  # fmt: skip
+                                plan=plan, weights=weights))  # fmt: skip
+        elif level == "normal":
+            bots.append(NormalBot(deal * 10 + seat, weights))
         else:
             bots.append(make_bot(level, seed=deal * 10 + seat))
     state = core.new_game(players, deal)
@@ -160,6 +186,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--hero-plan", default=DEFAULT_PLAN, choices=sorted(PLANS))
     parser.add_argument("--field-plan", default=DEFAULT_PLAN, choices=sorted(PLANS))
+    parser.add_argument("--hero-weights", default="today", help="normal/hard hero's judgement")
+    parser.add_argument("--field-weights", default="today", help="normal/hard field's judgement")
     parser.add_argument("--out", default=None, help="append one JSON line per game here")
     parser.add_argument("--summarise", default=None, help="summarise the games of this file")
     args = parser.parse_args(argv)
@@ -172,6 +200,15 @@ def main(argv: list[str] | None = None) -> None:
         summarise(list(done.values()), f"{len(done)} games from {args.summarise}")
         return
 
+    hard_sides = "hard" in (args.hero, args.field)
+    if hard_sides and args.budget == math.inf and args.iterations is None:
+        # HardBot with a time budget alone searches until it is spent: here, forever.
+        parser.error("--budget inf needs --iterations (the product's: 400)")
+    for spec in (args.hero_weights, args.field_weights):
+        try:
+            weights_of(spec)
+        except argparse.ArgumentTypeError as error:
+            parser.error(str(error))
     start = time.perf_counter()
     jobs = [(i, args) for i in range(args.first, args.first + args.games)]
     results: list[Game] = []
@@ -183,8 +220,10 @@ def main(argv: list[str] | None = None) -> None:
                     out.write(json.dumps(result) + "\n")
     elapsed = time.perf_counter() - start
     hard = ""
+    if args.hero_weights != "today" or args.field_weights != "today":
+        hard += f" hero-weights={args.hero_weights} field-weights={args.field_weights}"
     if "hard" in (args.hero, args.field):
-        hard = (
+        hard += (
             f" budget={args.budget} iterations={args.iterations}"
             f" hero-iterations={args.hero_iterations}"
             f" hero-plan={args.hero_plan} field-plan={args.field_plan}"

@@ -72,7 +72,9 @@ _WING_ROOMS: tuple[tuple[int, ...], ...] = tuple(
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """The tunable judgement of the heuristic (points per unit)."""
+    """The tunable judgement of the heuristic (points per unit). Screened one weight at a
+    time and together in ``bench/README.md`` (issue 29): :data:`WEIGHT_SETS` names the
+    best set found for the normal player; the product keeps these (see there why)."""
 
     share_taken: float = 0.8
     """Share of the parcels of a future season that players take (the rest is discarded)."""
@@ -90,9 +92,22 @@ class Weights:
     """Part of a parcel the 3rd of an area can hope for (when someone books instead)."""
     book_cube_cost: float = 0.4
     """A cube booked in the Museum never comes back."""
+    best_other: float = 0.5
+    """How much of the advantage is measured against the best opponent (the rest against
+    the opponents' mean): winning is what counts, not the score."""
 
 
 WEIGHTS = Weights()
+"""The product's judgement (every bot's by default)."""
+
+WEIGHT_SETS: dict[str, Weights] = {
+    "today": WEIGHTS,
+    "screened": Weights(share_taken=0.6, sharpness=1.0, power_per_season=0.8),
+}
+"""Judgements by name, for ``bench/tournament.py``'s ``--hero-weights`` (issue 29):
+``today`` is the product's; ``screened`` the best of the normal player's screening
+(``bench/README.md``): fewer cards expected in the seasons to come, an area's lead of a
+cube less sure while cubes can still be placed, a patron's power worth more."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -156,20 +171,25 @@ def estimates(
     return values
 
 
-def advantage(state: GameState, seat: Seat, season: int | None = None) -> float:
+def advantage(
+    state: GameState, seat: Seat, season: int | None = None, weights: Weights = WEIGHTS
+) -> float:
     """How far ahead of the others ``seat`` expects to finish: its estimate minus a blend of
-    the best and the average opponent (winning is what counts, not the score)."""
-    return _lead(estimates(state, season), seat)
+    the best and the average opponent (``weights.best_other``)."""
+    return _lead(estimates(state, season, weights), seat, weights)
 
 
-def _lead(values: list[float], seat: Seat) -> float:
+def _lead(values: list[float], seat: Seat, weights: Weights) -> float:
     mine = values[seat]
     others = values[:seat] + values[seat + 1 :]
-    return mine - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+    best = weights.best_other
+    return mine - best * max(others) - (1.0 - best) * sum(others) / len(others)
 
 
-def advantage_after(state: GameState, action_code: int, seat: Seat) -> float:
-    """``advantage(apply_code(state, action_code), seat, state.season)``: the same number,
+def advantage_after(
+    state: GameState, action_code: int, seat: Seat, weights: Weights = WEIGHTS
+) -> float:
+    """``advantage(apply_code(state, action_code), seat, state.season, weights)``: the same number,
     to the bit, often without making the new state.
 
     A plain placement (A, B, Lord Lemon, Mrs. Blackmore, Colonel Tangerine) in the middle
@@ -182,10 +202,10 @@ def advantage_after(state: GameState, action_code: int, seat: Seat) -> float:
     if kind in _PLAIN_PLACEMENTS:
         # What every placement from ``state`` shares, worked out once for its first one
         # (the callers judge all the moves of one position in a row).
-        last_state, parent = _PARENT.pair
-        if last_state is not state:
-            parent = _parent(state)
-            _PARENT.pair = (state, parent)
+        last_state, last_weights, parent = _PARENT.last
+        if last_state is not state or last_weights is not weights:
+            parent = _parent(state, weights)
+            _PARENT.last = (state, weights, parent)
         if parent is not None:
             holdings, values, mover, areas = parent
             values = values.copy()
@@ -209,12 +229,12 @@ def advantage_after(state: GameState, action_code: int, seat: Seat) -> float:
                     key = (passing, counts, region[2 * area], region[2 * area + 1])
                     found = memo.get(key)
                     if found is None:
-                        found = memo[key] = _area_parts(state, area, counts, holdings)
+                        found = memo[key] = _area_parts(state, area, counts, holdings, weights)
                     parts = found
                 for i, part in parts:
                     values[i] += part
-            return _lead(values, seat)
-    return advantage(apply_code(state, action_code), seat, state.season)
+            return _lead(values, seat, weights)
+    return advantage(apply_code(state, action_code), seat, state.season, weights)
 
 
 def _area_parts(
@@ -222,7 +242,7 @@ def _area_parts(
     area: int,
     counts: tuple[int, ...],
     holdings: _Holdings,
-    weights: Weights = WEIGHTS,
+    weights: Weights,
 ) -> tuple[tuple[Seat, float], ...]:
     """What ``area``, with ``counts`` cubes of each holder, adds to each seat's estimate, as
     (seat, share) pairs (the seats out of it left out): :func:`_area_shares`, memoised in
@@ -231,7 +251,7 @@ def _area_parts(
     return tuple([(i, part) for i, part in enumerate(share) if part is not None])
 
 
-def _parent(state: GameState) -> _Parent | None:
+def _parent(state: GameState, weights: Weights) -> _Parent | None:
     """For :func:`advantage_after`: the holdings, the standings, the mover of ``state`` and
     each area's cube counts and shares (as :func:`_add_excavation_areas` adds them) if a
     plain placement there changes nothing else the heuristic reads (no last action of the
@@ -242,7 +262,7 @@ def _parent(state: GameState) -> _Parent | None:
     players = state.players
     if not players[next_seat(state, mover)].stock:
         return None
-    holdings = _holdings(state, WEIGHTS)
+    holdings = _holdings(state, weights)
     values = [
         player.score + exhibition + series + future + powers + stock * player.stock
         for player, (exhibition, series, future, powers, stock) in zip(
@@ -260,7 +280,7 @@ def _parent(state: GameState) -> _Parent | None:
         key = (passing, counts, region[2 * area], region[2 * area + 1])
         parts = memo.get(key)
         if parts is None:
-            parts = memo[key] = _area_parts(state, area, counts, holdings)
+            parts = memo[key] = _area_parts(state, area, counts, holdings, weights)
         areas.append((counts, parts))
     return holdings, values, mover, areas
 
@@ -275,20 +295,20 @@ _Parent = tuple[
 
 
 class _LastParent:
-    """:func:`_parent` of the last state asked about (one tuple, swapped at once, so two
-    threads at worst work it out twice)."""
+    """:func:`_parent` of the last state and weights asked about (one tuple, swapped at
+    once, so two threads at worst work it out twice)."""
 
-    __slots__ = ("pair",)
+    __slots__ = ("last",)
 
     def __init__(self) -> None:
-        self.pair: tuple[GameState | None, _Parent | None]
-        self.pair = (None, None)
+        self.last: tuple[GameState | None, Weights | None, _Parent | None]
+        self.last = (None, None, None)
 
     def clear(self) -> None:
-        self.pair = (None, None)
+        self.last = (None, None, None)
 
     def __len__(self) -> int:
-        return 0 if self.pair[0] is None else 1
+        return 0 if self.last[0] is None else 1
 
 
 _PARENT = register(_LastParent())

@@ -15,7 +15,7 @@ import random
 
 from core.actions import NEUTRAL_PARCEL, NEUTRAL_SKIP, PASS, TAKE, Action, field, from_code, kind_of
 from core.ai.bot import Level, Stop
-from core.ai.evaluate import advantage_after
+from core.ai.evaluate import WEIGHTS, Weights, advantage_after
 from core.cards import CARDS
 from core.moves import legal_codes
 from core.public import public_view
@@ -69,8 +69,9 @@ class NormalBot:
 
     level: Level = "normal"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, weights: Weights = WEIGHTS) -> None:
         self._rng = random.Random(seed)
+        self.weights = weights
 
     def choose(self, state: GameState, stop: Stop | None = None) -> Action:
         """The heuristic's best action; one decision deep and quick, so ``stop`` (for the
@@ -79,7 +80,7 @@ class NormalBot:
 
     def choose_code(self, view: GameState, stop: Stop | None = None) -> int:
         """The code of the choice for a state already seen through ``public_view``."""
-        ranked = rank_codes(view)
+        ranked = rank_codes(view, self.weights)
         if not ranked:
             raise ValueError("the game is over: there is nothing to choose")
         best = ranked[0][0]
@@ -87,9 +88,10 @@ class NormalBot:
         return self._rng.choice([c for v, c in ranked if v >= best - 1e-9])
 
 
-def rank_codes(view: GameState) -> list[tuple[float, int]]:
-    """Every legal code of ``view`` with the heuristic advantage after it, best first."""
+def rank_codes(view: GameState, weights: Weights = WEIGHTS) -> list[tuple[float, int]]:
+    """Every legal code of ``view`` with the heuristic advantage after it (judged with
+    ``weights``), best first."""
     seat = view.current
-    scored = [(advantage_after(view, c, seat), c) for c in legal_codes(view)]
+    scored = [(advantage_after(view, c, seat, weights), c) for c in legal_codes(view)]
     scored.sort(key=lambda pair: -pair[0])
     return scored

@@ -13,7 +13,7 @@ import math
 import random
 
 from core.actions import PASS
-from core.ai.evaluate import advantage_after
+from core.ai.evaluate import WEIGHTS, Weights, advantage_after
 from core.moves import legal_codes
 from core.rules import apply_code
 from core.state import GameState, Phase
@@ -30,24 +30,30 @@ def sampled(codes: list[int], rng: random.Random, samples: int) -> list[int]:
     return keep
 
 
-def greedy_code(state: GameState, rng: random.Random, samples: int) -> int:
-    """The best of ``samples`` random legal codes of ``state`` (not over) by the heuristic."""
+def greedy_code(
+    state: GameState, rng: random.Random, samples: int, weights: Weights = WEIGHTS
+) -> int:
+    """The best of ``samples`` random legal codes of ``state`` (not over) by the heuristic
+    with ``weights``."""
     codes = sampled(legal_codes(state), rng, samples)
     seat = state.current
     best_code, best_value = codes[0], -math.inf
     for action_code in codes:
-        value = advantage_after(state, action_code, seat)
+        value = advantage_after(state, action_code, seat, weights)
         if value > best_value:
             best_code, best_value = action_code, value
     return best_code
 
 
-def play_ahead(state: GameState, rng: random.Random, plies: int, samples: int) -> GameState:
-    """Play up to ``plies`` decisions with :func:`greedy_code`, stopping at the end of the
-    season (the next region would come from a re-shuffled deck) or of the game."""
+def play_ahead(
+    state: GameState, rng: random.Random, plies: int, samples: int, weights: Weights = WEIGHTS
+) -> GameState:
+    """Play up to ``plies`` decisions with :func:`greedy_code` (judging with ``weights``),
+    stopping at the end of the season (the next region would come from a re-shuffled deck)
+    or of the game."""
     season = state.season
     for _ in range(plies):
         if state.season != season or state.phase is Phase.OVER:
             break
-        state = apply_code(state, greedy_code(state, rng, samples))
+        state = apply_code(state, greedy_code(state, rng, samples, weights))
     return state

@@ -4,6 +4,7 @@ a round on one world with one playout seed."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 import core
 from core.actions import PASS, to_code
 from core.ai import search
+from core.ai.evaluate import WEIGHTS, Weights, advantage
 from core.ai.players import rank_codes
 from core.ai.playout import play_ahead
 from core.ai.search import PLANS, HardBot
@@ -45,9 +47,9 @@ def test_every_plan_polls_stop_before_every_simulation(plan: str, monkeypatch) -
     played: list[int] = []
     real = play_ahead
 
-    def counted(state, rng, plies, samples):
+    def counted(state, rng, plies, samples, weights):
         played.append(1)
-        return real(state, rng, plies, samples)
+        return real(state, rng, plies, samples, weights)
 
     monkeypatch.setattr(search, "play_ahead", counted)
     state = _searched_position()
@@ -83,7 +85,7 @@ def test_a_paired_round_judges_every_candidate_on_one_world_and_one_playout(
         seen.append((len(worlds) - 1, code, None))
         return real_apply(state, code)
 
-    def play_ahead(state, rng, plies, samples):
+    def play_ahead(state, rng, plies, samples, weights):
         world, code, _ = seen[-1]
         seen[-1] = (world, code, rng.getstate())
         return state
@@ -119,16 +121,42 @@ def test_a_plans_playout_depth_and_samples_reach_every_simulation(
     plan: str, plies: int, samples: int, monkeypatch
 ) -> None:
     """The screened judgements differ from ``ucb1`` in what they pass to the playout."""
-    asked: list[tuple[int, int]] = []
+    asked: list[tuple[int, int, Weights]] = []
     real = play_ahead
 
-    def recorded(state, rng, plies, samples):
-        asked.append((plies, samples))
-        return real(state, rng, plies, samples)
+    def recorded(state, rng, plies, samples, weights):
+        asked.append((plies, samples, weights))
+        return real(state, rng, plies, samples, weights)
 
     monkeypatch.setattr(search, "play_ahead", recorded)
     HardBot(2, iterations=12, budget=float("inf"), plan=plan).choose(_searched_position())
-    assert asked == [(plies, samples)] * 12
+    assert asked == [(plies, samples, WEIGHTS)] * 12
+
+
+def test_the_hard_players_weights_reach_its_candidates_playouts_and_leaves(monkeypatch) -> None:
+    """Another judgement (``bench/tournament.py --hero-weights``) is the one the search
+    ranks its candidates with, simulates every player with and scores its leaves with."""
+    other = dataclasses.replace(WEIGHTS, sharpness=2.5)
+    seen: list[tuple[str, Weights]] = []
+    real_rank, real_play, real_advantage = rank_codes, play_ahead, advantage
+
+    def ranked(view, weights):
+        seen.append(("rank", weights))
+        return real_rank(view, weights)
+
+    def played(state, rng, plies, samples, weights):
+        seen.append(("play", weights))
+        return real_play(state, rng, plies, samples, weights)
+
+    def judged(state, seat, season, weights):
+        seen.append(("leaf", weights))
+        return real_advantage(state, seat, season, weights)
+
+    monkeypatch.setattr(search, "rank_codes", ranked)
+    monkeypatch.setattr(search, "play_ahead", played)
+    monkeypatch.setattr(search, "advantage", judged)
+    HardBot(2, iterations=6, budget=float("inf"), weights=other).choose(_searched_position())
+    assert seen == [("rank", other)] + [("play", other), ("leaf", other)] * 6
 
 
 def test_a_season_playout_ends_with_the_season_scored() -> None:
