@@ -13,7 +13,12 @@ time; hence not named ``bench_*``, which ``make bench`` runs); needs valgrind. T
 CPU-time figure the issue quotes is bench_tui.py's; this one says whether a change moved
 the work, whatever the machine's load.
 
-Run: .venv/bin/python bench/tui_instructions.py [--baseline DIR]
+``--imports`` also counts each program's imports alone: the modules its first frame had
+loaded (in ``sys.modules``' order, written by the warm-up run), imported by a fresh Python
+that runs no app. What the game adds to the hello-world's imports is the cost of its own
+code being loaded, which no change to how it starts can remove.
+
+Run: .venv/bin/python bench/tui_instructions.py [--baseline DIR] [--imports]
 """
 
 from __future__ import annotations
@@ -38,7 +43,13 @@ HELLO = """
 import os, sys
 sys.path.insert(0, {bench!r})
 from hello_textual import Hello
-Hello.on_ready = lambda self: os._exit(0)
+def on_ready(self):
+    modules_out = os.environ.get("MODULES_OUT")
+    if modules_out:
+        with open(modules_out, "w", encoding="utf-8") as out:
+            out.write("\\n".join(sys.modules))
+    os._exit(0)
+Hello.on_ready = on_ready
 Hello().run()
 """
 
@@ -56,15 +67,33 @@ ready = getattr(tui.app.MykerinosApp, "on_ready", None)
 def on_ready(self):
     if ready is not None:
         ready(self)
+    modules_out = os.environ.get("MODULES_OUT")
+    if modules_out:
+        with open(modules_out, "w", encoding="utf-8") as out:
+            out.write("\\n".join(sys.modules))
     os._exit(0)
 tui.app.MykerinosApp.on_ready = on_ready
 sys.exit(main(sys.argv[1:]))
 """
 
 
-def run(command: list[str]) -> None:
-    """``command`` in an 80×24 pty, until it ends (at its first frame)."""
+IMPORTS = """
+import importlib, os, sys
+sys.path.insert(0, {tree!r})
+sys.path.insert(0, {bench!r})
+for name in open({modules!r}, encoding="utf-8").read().split():
+    if name != "__main__":
+        importlib.import_module(name)
+os._exit(0)  # as the first frames end: no interpreter teardown counted
+"""
+
+
+def run(command: list[str], modules_out: Path | None = None) -> None:
+    """``command`` in an 80×24 pty, until it ends (at its first frame); with
+    ``modules_out``, the program writes there the modules it had loaded by then."""
     env = {"PYTHONDONTWRITEBYTECODE": "", "PYTHONHASHSEED": "0"}
+    if modules_out is not None:
+        env["MODULES_OUT"] = str(modules_out)
     with Terminal(command, cols=80, rows=24, env=env, timeout=LIMIT) as term:
         if not term.ended():
             raise RuntimeError(f"{command[:4]} did not end within {LIMIT:.0f} s")
@@ -84,7 +113,10 @@ def instructions(code: str, args: list[str], out: Path) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", metavar="DIR", help="an older tree, counted alongside")
+    parser.add_argument("--imports", action="store_true", help="also each one's imports alone")
     args = parser.parse_args()
+    if args.imports and args.baseline:
+        parser.error("--imports counts this tree only: leave out --baseline")
     if shutil.which("valgrind") is None:
         sys.exit("tui_instructions: valgrind is not installed")
     work = Path(tempfile.mkdtemp(prefix="mykerinos-instructions-"))
@@ -103,8 +135,14 @@ def main() -> None:
     for label, tree in trees.items():
         programs[f"{label}game frame"] = (GAME.format(tree=str(tree)), resume)
         programs[f"{label}new-game form"] = (GAME.format(tree=str(tree)), first)
-    for code, argv in programs.values():  # warm-up: bytecode caches written, as in real use
-        run([PYTHON, "-c", code, *argv])
+    loaded = {label: work / f"modules.{n}" for n, label in enumerate(programs)}
+    for label, (code, argv) in list(programs.items()):  # warm-up: bytecode caches written
+        run([PYTHON, "-c", code, *argv], loaded[label])
+        if args.imports and label in ("hello-world", "game frame", "new-game form"):
+            tree = ROOT if label == "hello-world" else trees[""]
+            imports = IMPORTS.format(tree=str(tree), bench=str(ROOT / "bench"),
+                                     modules=str(loaded[label]))  # fmt: skip
+            programs[f"{label}, imports alone"] = (imports, [])
     print(f"load average {os.getloadavg()[0]:.1f} (no matter: instructions)")
     jobs = [(code, argv, work / f"callgrind.{n}")
             for n, (code, argv) in enumerate(programs.values())]  # fmt: skip
@@ -114,6 +152,16 @@ def main() -> None:
     for label, count in counts.items():
         ratio = "" if label == "hello-world" else f" ({count / base:.3f} of the hello-world)"
         print(f"{label}: {count / 1e6:.1f} M instructions{ratio}")
+    if args.imports:
+        hello_rest = base - counts["hello-world, imports alone"]
+        print(f"hello-world beyond its imports: {hello_rest / 1e6:.1f} M")
+    for frame in ("game frame", "new-game form") if args.imports else ():
+        own = counts[f"{frame}, imports alone"] - counts["hello-world, imports alone"]
+        rest = counts[frame] - counts[f"{frame}, imports alone"]
+        print(
+            f"{frame}: imports beyond the hello-world's {own / 1e6:.1f} M "
+            f"({own / base:.3f} of the hello-world), beyond its imports {rest / 1e6:.1f} M"
+        )
     for frame in ("game frame", "new-game form") if args.baseline else ():
         after, before = counts[f"after, {frame}"], counts[f"before, {frame}"]
         print(f"{frame}, after / before: {after / before:.3f}")
