@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import cast
 
 import pytest
+from textual import events
+from textual.geometry import Size
 
 import core
 from core.region import WIDTH, space_name
@@ -415,3 +417,32 @@ async def test_the_steps_of_an_action_repaint_what_changed_not_the_whole_screen(
         assert game.mode is Mode.PLACE
         assert "cube 1 of 1" in game.query_one("#actions", ActionBar).text
         assert whole == []
+
+
+async def test_a_resize_to_the_size_it_has_lays_nothing_out_and_a_new_size_does(store) -> None:
+    """A Resize that brings the size the game screen is laid out at keeps its layout
+    (Textual sent three at every start, each a layout of the whole screen); a new size
+    lays it out, and going back gives the first layout again."""
+    session_for(store, _hot3(), seed=7, name="pos")
+    app = app_for(store, resume="pos")
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = cast(GameScreen, app.screen)
+        await pilot.pause()
+        first = game.query_one(RegionView).region
+        sizes: list[Size | None] = []
+        relayout = game._refresh_layout
+
+        def watched(size: Size | None = None, scroll: bool = False) -> None:
+            sizes.append(size)  # a Resize names its size; a widget's own refresh does not
+            relayout(size, scroll)
+
+        game._refresh_layout = watched  # type: ignore[method-assign]
+        game.post_message(events.Resize(Size(80, 24), Size(80, 24)))
+        await pilot.pause()
+        assert Size(80, 24) not in sizes
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot, lambda: game.size == Size(100, 30))
+        assert Size(100, 30) in sizes
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot, lambda: game.size == Size(80, 24))
+        assert game.query_one(RegionView).region == first

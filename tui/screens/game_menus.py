@@ -15,7 +15,7 @@ from textual.screen import Screen
 from core.levels import LEVELS
 from tui import prompts
 from tui.messages import LoadRequested, TablesRequested
-from tui.screens.styled import StyledAtMount
+from tui.screens.styled import LaidOutPerSize, StyledAtMount
 
 if TYPE_CHECKING:
     from table.seat import GameSeat
@@ -32,7 +32,7 @@ PAUSE_MINUTES = 10
 """How long ``P`` pauses a live table for everyone."""
 
 
-class GameMenus(StyledAtMount, Screen[None]):
+class GameMenus(StyledAtMount, LaidOutPerSize, Screen[None]):
     """The dialogs and screens the game screen opens over the game."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -22,7 +22,7 @@ import core
 from core.levels import Level
 from saves import check_player_name
 from tui.messages import LoadRequested, TablesRequested
-from tui.screens.styled import StyledAtMount
+from tui.screens.styled import LaidOutPerSize, StyledAtMount
 from tui.widgets.cycler import Cycler
 from tui.widgets.keys import KeysBar
 from tui.widgets.textfield import TextField
@@ -74,7 +74,7 @@ class NewGameChoice(msgspec.Struct, frozen=True):
     seed: int | None
 
 
-class NewGameScreen(StyledAtMount, Screen[None]):
+class NewGameScreen(StyledAtMount, LaidOutPerSize, Screen[None]):
     """The form; posts `Chosen` with the choice, or with None on Esc (back to the game)."""
 
     class Chosen(Message):
