@@ -135,6 +135,9 @@ class HardBot:
         iterations: int | None = None,
         plan: Plan | str = DEFAULT_PLAN,
         weights: Weights = WEIGHTS,
+        *,
+        playout_weights: Weights | None = None,
+        leaf_weights: Weights | None = None,
     ) -> None:
         self._rng = random.Random(seed)
         if iterations is None and budget is not None:
@@ -143,7 +146,12 @@ class HardBot:
         self.budget = DEFAULT_CAP if budget is None else budget
         self.plan = PLANS[plan] if isinstance(plan, str) else plan
         self.weights = weights
-        """The heuristic's judgement, for the candidates, the simulated players and the leaves."""
+        """The heuristic's judgement of the candidates (and by default of all the rest)."""
+        self.playout_weights = weights if playout_weights is None else playout_weights
+        """The judgement the simulated players (every seat, the hero's too) play by: the
+        real opponents' may differ from the hero's own (issue 29's benches)."""
+        self.leaf_weights = weights if leaf_weights is None else leaf_weights
+        """The judgement of the position a simulation reaches."""
 
     def choose(self, state: GameState, stop: Stop | None = None) -> Action:
         """The action to play; ``stop`` ends the search early (see the module)."""
@@ -172,7 +180,7 @@ class HardBot:
         prior_visits = self.plan.prior_visits
         plies = self.plan.rounds_ahead * len(view.players)
         exploration, samples = self.plan.exploration, self.plan.samples
-        weights = self.weights
+        playout_weights, leaf_weights = self.playout_weights, self.leaf_weights
         totals = [prior_visits * prior for prior, _ in candidates]
         visits = [prior_visits] * len(candidates)
         deadline = time.perf_counter() + self.budget
@@ -188,8 +196,8 @@ class HardBot:
             )
             world = redetermine(view, self._rng)
             world = apply_code(world, candidates[pick][1])
-            world = play_ahead(world, self._rng, plies, samples, weights)
-            totals[pick] += advantage(world, seat, season, weights)
+            world = play_ahead(world, self._rng, plies, samples, playout_weights)
+            totals[pick] += advantage(world, seat, season, leaf_weights)
             visits[pick] += 1
         best = max(range(len(candidates)), key=lambda i: (totals[i] / visits[i], -i))
         return candidates[best][1]
@@ -226,9 +234,9 @@ class HardBot:
                     playout_seed = self._rng.getrandbits(64)
                 after = apply_code(world, candidates[i][1])
                 after = play_ahead(
-                    after, random.Random(playout_seed), plies, plan.samples, self.weights
+                    after, random.Random(playout_seed), plies, plan.samples, self.playout_weights
                 )
-                totals[i] += advantage(after, seat, season, self.weights)
+                totals[i] += advantage(after, seat, season, self.leaf_weights)
                 visits[i] += 1
                 done += 1
             if plan.halving and done >= phase_end and len(alive) > 1:
