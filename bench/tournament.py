@@ -32,6 +32,13 @@ today's weights with some changed, ``field=value,...``::
     .venv/bin/python bench/tournament.py --hero normal --field normal \
         --hero-weights sharpness=2.4 --games 600 --workers 1
 
+For a hard hero, ``--hero-playout-weights`` (its simulated players) and
+``--hero-leaf-weights`` (the positions its simulations reach) may differ from
+``--hero-weights`` (its candidates), which they default to::
+
+    .venv/bin/python bench/tournament.py --hero hard --field hard \
+        --hero-leaf-weights screened --iterations 100 --budget inf --games 30 --workers 1
+
 ``--budget inf`` lets every decision run its simulations in full, so the result depends on
 the seeds alone, not on the machine's load. A long tournament can run in batches:
 ``--first N`` starts at game ``N`` (a multiple of ``--players``), ``--out FILE`` appends one

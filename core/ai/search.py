@@ -28,7 +28,10 @@ candidates instead of 8, ``prior1``/``prior12`` weigh the heuristic's judgement 
 simulations instead of 4, ``explore2``/``explore8`` halve or double the exploration. None
 has been shown stronger than ``ucb1`` yet (``bench/README.md``). Nor has another judgement
 (``weights``: ``core.ai.evaluate.WEIGHT_SETS['screened']``, 4.5 points a game better than
-today's as a normal player, came out even as a hard one at 400 simulations).
+today's as a normal player, came out even as a hard one at 400 simulations). The
+candidates, the simulated players and the leaves may each be given their own judgement
+(``weights``, ``playout_weights``, ``leaf_weights``; the last two are ``weights`` unless
+given): the simulated players stand for opponents who may judge otherwise than the hero.
 
 Determinism: by default a fixed number of simulations (``bench/bench_ai.py`` prints the CPU
 time they take a decision, and the load it ran under: the README gives the figures), so the
