@@ -32,6 +32,13 @@ today's weights with some changed, ``field=value,...``::
     .venv/bin/python bench/tournament.py --hero normal --field normal \
         --hero-weights sharpness=2.4 --games 600 --workers 1
 
+For a hard hero, ``--hero-playout-weights`` (its simulated players) and
+``--hero-leaf-weights`` (the positions its simulations reach) may differ from
+``--hero-weights`` (its candidates), which they default to::
+
+    .venv/bin/python bench/tournament.py --hero hard --field hard \
+        --hero-leaf-weights screened --iterations 100 --budget inf --games 30 --workers 1
+
 ``--budget inf`` lets every decision run its simulations in full, so the result depends on
 the seeds alone, not on the machine's load. A long tournament can run in batches:
 ``--first N`` starts at game ``N`` (a multiple of ``--players``), ``--out FILE`` appends one
@@ -101,13 +108,16 @@ def play_one(job: tuple[int, argparse.Namespace]) -> Game:
         hero = seat == hero_seat
         level = args.hero if hero else args.field
         weights = weights_of(args.hero_weights if hero else args.field_weights)
+        playout = weights_of(args.hero_playout_weights or args.hero_weights) if hero else weights
+        leaf = weights_of(args.hero_leaf_weights or args.hero_weights) if hero else weights
         if level == "hard":
             iterations = args.hero_iterations if hero else args.iterations
             if hero and iterations is None:
                 iterations = args.iterations
             plan = args.hero_plan if hero else args.field_plan
             bots.append(HardBot(deal * 10 + seat, budget=args.budget, iterations=iterations,
-                                plan=plan, weights=weights))  # fmt: skip
+                                plan=plan, weights=weights, playout_weights=playout,
+                                leaf_weights=leaf))  # fmt: skip
         elif level == "normal":
             bots.append(NormalBot(deal * 10 + seat, weights))
         else:
@@ -188,6 +198,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--field-plan", default=DEFAULT_PLAN, choices=sorted(PLANS))
     parser.add_argument("--hero-weights", default="today", help="normal/hard hero's judgement")
     parser.add_argument("--field-weights", default="today", help="normal/hard field's judgement")
+    parser.add_argument("--hero-playout-weights", default=None, help="hard hero: simulated players")
+    parser.add_argument("--hero-leaf-weights", default=None, help="hard hero: leaf judgement")
     parser.add_argument("--out", default=None, help="append one JSON line per game here")
     parser.add_argument("--summarise", default=None, help="summarise the games of this file")
     args = parser.parse_args(argv)
@@ -204,7 +216,10 @@ def main(argv: list[str] | None = None) -> None:
     if hard_sides and args.budget == math.inf and args.iterations is None:
         # HardBot with a time budget alone searches until it is spent: here, forever.
         parser.error("--budget inf needs --iterations (the product's: 400)")
-    for spec in (args.hero_weights, args.field_weights):
+    for spec in (args.hero_weights, args.field_weights, args.hero_playout_weights,
+                 args.hero_leaf_weights):  # fmt: skip
+        if spec is None:
+            continue
         try:
             weights_of(spec)
         except argparse.ArgumentTypeError as error:
@@ -222,6 +237,9 @@ def main(argv: list[str] | None = None) -> None:
     hard = ""
     if args.hero_weights != "today" or args.field_weights != "today":
         hard += f" hero-weights={args.hero_weights} field-weights={args.field_weights}"
+    if args.hero_playout_weights or args.hero_leaf_weights:
+        hard += f" hero-playout-weights={args.hero_playout_weights}"
+        hard += f" hero-leaf-weights={args.hero_leaf_weights}"
     if "hard" in (args.hero, args.field):
         hard += (
             f" budget={args.budget} iterations={args.iterations}"
