@@ -133,10 +133,9 @@ def test_a_plans_playout_depth_and_samples_reach_every_simulation(
     assert asked == [(plies, samples, WEIGHTS)] * 12
 
 
-def test_the_hard_players_weights_reach_its_candidates_playouts_and_leaves(monkeypatch) -> None:
-    """Another judgement (``bench/tournament.py --hero-weights``) is the one the search
-    ranks its candidates with, simulates every player with and scores its leaves with."""
-    other = dataclasses.replace(WEIGHTS, sharpness=2.5)
+def record_judgements(monkeypatch) -> list[tuple[str, Weights]]:
+    """Which judgement each of the search's three uses of the heuristic is given, in order:
+    ``("rank", w)`` for its candidates, ``("play", w)`` for a playout, ``("leaf", w)``."""
     seen: list[tuple[str, Weights]] = []
     real_rank, real_play, real_advantage = rank_codes, play_ahead, advantage
 
@@ -155,6 +154,14 @@ def test_the_hard_players_weights_reach_its_candidates_playouts_and_leaves(monke
     monkeypatch.setattr(search, "rank_codes", ranked)
     monkeypatch.setattr(search, "play_ahead", played)
     monkeypatch.setattr(search, "advantage", judged)
+    return seen
+
+
+def test_the_hard_players_weights_reach_its_candidates_playouts_and_leaves(monkeypatch) -> None:
+    """Another judgement (``bench/tournament.py --hero-weights``) is the one the search
+    ranks its candidates with, simulates every player with and scores its leaves with."""
+    other = dataclasses.replace(WEIGHTS, sharpness=2.5)
+    seen = record_judgements(monkeypatch)
     HardBot(2, iterations=6, budget=float("inf"), weights=other).choose(_searched_position())
     assert seen == [("rank", other)] + [("play", other), ("leaf", other)] * 6
 

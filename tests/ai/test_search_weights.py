@@ -9,38 +9,12 @@ import dataclasses
 import pytest
 
 import core
-from core.ai import search
-from core.ai.evaluate import WEIGHT_SETS, WEIGHTS, Weights, advantage
-from core.ai.players import rank_codes
-from core.ai.playout import play_ahead
+from core.ai.evaluate import WEIGHT_SETS, WEIGHTS
 from core.ai.search import HardBot
 from tests.ai.positions import random_positions
-from tests.ai.test_search_plans import _searched_position
+from tests.ai.test_search_plans import _searched_position, record_judgements
 
 SCREENED = WEIGHT_SETS["screened"]
-
-
-def _record(monkeypatch) -> list[tuple[str, Weights]]:
-    """Which judgement each of the search's three uses of the heuristic is given."""
-    seen: list[tuple[str, Weights]] = []
-    real_rank, real_play, real_advantage = rank_codes, play_ahead, advantage
-
-    def ranked(view, weights):
-        seen.append(("rank", weights))
-        return real_rank(view, weights)
-
-    def played(state, rng, plies, samples, weights):
-        seen.append(("play", weights))
-        return real_play(state, rng, plies, samples, weights)
-
-    def judged(state, seat, season, weights):
-        seen.append(("leaf", weights))
-        return real_advantage(state, seat, season, weights)
-
-    monkeypatch.setattr(search, "rank_codes", ranked)
-    monkeypatch.setattr(search, "play_ahead", played)
-    monkeypatch.setattr(search, "advantage", judged)
-    return seen
 
 
 @pytest.mark.parametrize("plan", ["ucb1", "paired"])
@@ -48,7 +22,7 @@ def test_each_judgement_reaches_its_own_use(plan: str, monkeypatch) -> None:
     """Variant "rank+leaf" of bench/README: candidates and leaves screened, the simulated
     players today's; and each of the three told apart from the others."""
     playouts = dataclasses.replace(WEIGHTS, third_share=0.5)
-    seen = _record(monkeypatch)
+    seen = record_judgements(monkeypatch)
     bot = HardBot(2, iterations=6, budget=float("inf"), plan=plan, weights=SCREENED,
                   playout_weights=playouts, leaf_weights=WEIGHTS)  # fmt: skip
     bot.choose(_searched_position())
@@ -56,7 +30,7 @@ def test_each_judgement_reaches_its_own_use(plan: str, monkeypatch) -> None:
 
 
 def test_unless_given_the_playouts_and_leaves_judge_like_the_candidates(monkeypatch) -> None:
-    seen = _record(monkeypatch)
+    seen = record_judgements(monkeypatch)
     HardBot(2, iterations=4, budget=float("inf"), weights=SCREENED).choose(_searched_position())
     assert seen == [("rank", SCREENED)] + [("play", SCREENED), ("leaf", SCREENED)] * 4
     seen.clear()
