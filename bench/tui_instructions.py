@@ -39,21 +39,32 @@ PYTHON = sys.executable
 LIMIT = 900.0
 """Seconds a program may take under valgrind before it is given up."""
 
-HELLO = """
-import os, sys
-sys.path.insert(0, {bench!r})
-from hello_textual import Hello
-def on_ready(self):
+WRITE_MODULES = """
+def write_modules():  # for --imports: the modules loaded by now, in the order they were
     modules_out = os.environ.get("MODULES_OUT")
     if modules_out:
         with open(modules_out, "w", encoding="utf-8") as out:
             out.write("\\n".join(sys.modules))
+"""
+"""Defines ``write_modules()`` in the programs below (it reads ``os`` and ``sys`` when called)."""
+
+HELLO = (
+    WRITE_MODULES
+    + """
+import os, sys
+sys.path.insert(0, {bench!r})
+from hello_textual import Hello
+def on_ready(self):
+    write_modules()
     os._exit(0)
 Hello.on_ready = on_ready
 Hello().run()
 """
+)
 
-GAME = """
+GAME = (
+    WRITE_MODULES
+    + """
 import os, sys
 sys.path.insert(0, {tree!r})
 from tui.__main__ import main
@@ -67,14 +78,12 @@ ready = getattr(tui.app.MykerinosApp, "on_ready", None)
 def on_ready(self):
     if ready is not None:
         ready(self)
-    modules_out = os.environ.get("MODULES_OUT")
-    if modules_out:
-        with open(modules_out, "w", encoding="utf-8") as out:
-            out.write("\\n".join(sys.modules))
+    write_modules()
     os._exit(0)
 tui.app.MykerinosApp.on_ready = on_ready
 sys.exit(main(sys.argv[1:]))
 """
+)
 
 
 IMPORTS = """
@@ -138,9 +147,8 @@ def main() -> None:
     loaded = {label: work / f"modules.{n}" for n, label in enumerate(programs)}
     for label, (code, argv) in list(programs.items()):  # warm-up: bytecode caches written
         run([PYTHON, "-c", code, *argv], loaded[label])
-        if args.imports and label in ("hello-world", "game frame", "new-game form"):
-            tree = ROOT if label == "hello-world" else trees[""]
-            imports = IMPORTS.format(tree=str(tree), bench=str(ROOT / "bench"),
+        if args.imports:  # this tree only (no --baseline): every label is one of ours
+            imports = IMPORTS.format(tree=str(ROOT), bench=str(ROOT / "bench"),
                                      modules=str(loaded[label]))  # fmt: skip
             programs[f"{label}, imports alone"] = (imports, [])
     print(f"load average {os.getloadavg()[0]:.1f} (no matter: instructions)")
