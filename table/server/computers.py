@@ -26,6 +26,7 @@ import functools
 import itertools
 import multiprocessing
 import os
+import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -42,6 +43,9 @@ from table.server.log import log
 ANALYSIS_NICE: Final = 10
 """How much lower the analysis workers' priority is than the server's (and its computer
 players'): a live table's computer then gets nine tenths of a core it shares with one."""
+CLOSE_WITHIN: Final = 5.0
+"""Seconds a stop waits for the pools' threads to end once the workers are stopped (a
+bound against a stuck thread, not a time they take: they end in milliseconds)."""
 SIMULATIONS_ENV: Final = "MYKERINOS_ANALYSIS_SIMULATIONS"
 """Tests only: this many simulations a judgement, and the analysis workers at the server's
 own priority (a test machine loaded by other tests would starve them), so that a game is
@@ -182,8 +186,10 @@ class Lane:
         self._start_next()
 
     def close(self) -> None:
+        """Take no more decisions, drop the waiting ones and wait until the pool's own
+        thread has ended (stop the workers first, or this waits for their searches)."""
         self.closed = True
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 class Computers:
@@ -231,8 +237,21 @@ class Computers:
 
     def close(self) -> None:
         """Stop every worker now (a running search is not waited for)."""
-        self.quick.close()
-        self.deep.close()
-        self.analysis.close()
+        lanes = (self.quick, self.deep, self.analysis)
+        for lane in lanes:
+            lane.closed = True  # a worker stopped below is not replaced
         for child in multiprocessing.active_children():
             child.terminate()
+        # A pool's thread still running at the interpreter's exit races with it: CPython
+        # 3.11 then prints an "Exception ignored … Bad file descriptor" traceback on a
+        # clean stop (gh-125451, fixed only in later 3.12 and 3.13 releases). With the
+        # workers gone the threads end at once; the bound keeps a stuck one from holding
+        # the stop.
+        ending = threading.Thread(target=_close, args=lanes, name="computers-close", daemon=True)
+        ending.start()
+        ending.join(CLOSE_WITHIN)
+
+
+def _close(*lanes: Lane) -> None:
+    for lane in lanes:
+        lane.close()
