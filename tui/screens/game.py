@@ -35,7 +35,7 @@ from tui.screens.game_menus import GameMenus
 from tui.widgets.actionbar import ActionBar, StatusLine
 from tui.widgets.board import Board
 from tui.widgets.coach_note import CoachNote
-from tui.widgets.keys import KeysBar
+from tui.widgets.keys import KeysBar, means_nothing
 from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
@@ -242,7 +242,8 @@ class GameScreen(GameMenus):
         return drafting.allows(action, parameter, self.mode, self.seat)
 
     def on_key(self, event: events.Key) -> None:
-        """An action key with nothing legal behind it says why (its binding is disabled)."""
+        """An action key with nothing legal behind it says why (its binding is disabled);
+        a key that means nothing here says so, rather than nothing at all."""
         key = event.key
         usable = decisions.usable_keys(self.legal)
         if key in drafting.ACTION_KEYS and self.mode is Mode.CHOOSE and key not in usable:
@@ -251,6 +252,9 @@ class GameScreen(GameMenus):
         elif key == "u" and not self.seat.can_undo():
             event.stop()
             self.action_undo()  # the seat says why not (at a shared table, its rule)
+        elif (nothing := means_nothing(self, event)) is not None:
+            event.stop()
+            self.refuse(nothing, bell=False)  # a slip of the finger, not a refused move
 
     def step(self, outcome: Draft | core.Action | Refusal) -> None:
         """Take one step of the draft: a new draft, an action to play, or a refusal."""
@@ -263,12 +267,13 @@ class GameScreen(GameMenus):
         else:
             self.decide(outcome)
 
-    def refuse(self, reason: str, *, standing: bool = False) -> None:
+    def refuse(self, reason: str, *, standing: bool = False, bell: bool = True) -> None:
         """Say why a choice is refused; the half-built action is kept. ``standing``: the
         reason is how the game or the table stands, so it goes as soon as that changes
         (see :func:`table.seat.changes_the_table`)."""
         self.message, self._standing = Text("✗ " + reason, look.CURSOR), standing
-        self.app.bell()
+        if bell:
+            self.app.bell()
         self.render_state()
 
     def action_press(self, key: str) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
@@ -20,6 +21,16 @@ KEY = Style(bold=True, reverse=True)
 
 MAX_LINES = 2
 """Lines the bar may take when its keys do not fit on one (80 columns at a shared table)."""
+
+
+def means_nothing(screen: Screen[Any], event: events.Key) -> str | None:
+    """What to say of a typed key that nothing on ``screen`` takes now (no binding of the
+    screen or the app applies to it), or None. Call it from the screen's ``on_key``: a
+    focused field has already taken the letters typed into it by then."""
+    if not (event.character and event.is_printable) or event.key in screen.active_bindings:
+        return None
+    shown = "Space" if event.key == "space" else event.character
+    return f"{shown} does nothing here: ? lists the keys"
 
 
 class KeysBar(Widget):
