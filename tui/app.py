@@ -48,6 +48,9 @@ if TYPE_CHECKING:
 TERMINATE_GRACE = 3.0
 """Seconds a SIGTERM leaves for a clean shutdown before the process just ends."""
 
+NOTHING_SECONDS = 3.0
+"""How long the notice that a key did nothing stays (it is about the key just pressed)."""
+
 MIN_SIZE = (80, 24)
 """The smallest terminal the game lays out in (the default SSH window)."""
 
@@ -109,6 +112,8 @@ class MykerinosApp(SharedTables, LocalGames):
         self._notices: dict[int, Notification] = {}
         """The notices shown, by number (some may have expired)."""
         self._numbers = itertools.count(1)
+        self._said_nothing: int | None = None
+        """The notice that a key did nothing, if one may still be shown."""
         self.seed = seed
         self.resume = resume
         self.offer_resume = offer_resume
@@ -166,6 +171,21 @@ class MykerinosApp(SharedTables, LocalGames):
             if not other.has_expired:
                 self._notices[number] = again = replace(other, identity=str(uuid.uuid4()))
                 self.post_message(Notify(again))
+
+    def on_key(self, event: events.Key) -> None:
+        """A typed key that nothing took (no field, no screen, no binding that applies
+        now) says so in a short notice, the last such notice replacing the one before (a
+        word typed at the wrong place is one notice, not five). The game screen and the
+        new-game form say it on a line of their own and never let it come here."""
+        from tui.screens.too_small import TooSmallScreen
+        from tui.widgets.keys import means_nothing
+
+        nothing = means_nothing(self.screen, event)
+        if nothing is None or isinstance(self.screen, TooSmallScreen):  # no room there
+            return
+        if self._said_nothing is not None:
+            self.withdraw(self._said_nothing)
+        self._said_nothing = self.notice(nothing, timeout=NOTHING_SECONDS)
 
     def get_driver_class(self) -> type[Driver]:
         """On POSIX terminals, Textual's driver made safe against the end of input and

@@ -1,15 +1,17 @@
-"""A key that means nothing on the game screen or the new-game form says so (in the action
-bar, in the form's error line) and changes nothing: it was silently dropped. Every key
-that does something still does it, without that message."""
+"""A key that means nothing says so and changes nothing (it was silently dropped): on the
+game screen in the action bar, on the new-game form in its error line, elsewhere in a
+notice. Every key that does something still does it, without that message."""
 
 from __future__ import annotations
 
 from textual.widgets import Input, Static
 
 import saves
-from tests.tui.conftest import HOT_SEAT_2, app_for, session_for, session_of
+from tests.tui.conftest import HOT_SEAT_2, app_for, session_for, session_of, toasts
 from tui.draft import Mode
+from tui.screens.dialogs import ConfirmScreen
 from tui.screens.game import GameScreen
+from tui.screens.load import LoadScreen
 from tui.screens.new_game import NewGameScreen
 from tui.widgets.actionbar import ActionBar
 from tui.widgets.region import RegionView
@@ -78,3 +80,27 @@ async def test_the_new_game_form_says_so_too_and_its_fields_still_take_letters(
         await pilot.press("end", "z")  # typed into a name: a letter, nothing said
         assert name.value == "Annz" and str(error.render()).strip() == ""
     assert store.list() == []
+
+
+async def test_on_other_screens_a_notice_says_so_and_the_last_replaces_the_one_before(
+    store: saves.SaveStore,
+) -> None:
+    """The saved-games list has no line of its own for it: a notice, one however many
+    keys were wrong, naming the last; no "?" offered where ? opens no help."""
+    session_for(store, HOT_SEAT_2, seed=7, name="pos")
+    app = app_for(store, offer_resume=False)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadScreen)
+        for key in "zxy":
+            await pilot.press(key)
+            await pilot.pause()
+        assert toasts(app) == ["y does nothing here"]
+        await pilot.press("d")  # bound (delete): its question, no notice of nothing
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert not any(toast.startswith("d does") for toast in toasts(app))
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadScreen) and store.list()  # nothing deleted
