@@ -8,7 +8,7 @@ from typing import cast
 
 import core
 import saves
-from tests.tui.conftest import app_for, session_for, session_of, settle
+from tests.tui.conftest import app_for, session_for, session_of, settle, toasts
 from tui.draft import Mode
 from tui.screens import summary
 from tui.screens.game import GameScreen
@@ -53,7 +53,7 @@ async def test_any_key_pauses_a_summary_that_would_move_on_by_itself(store, monk
     monkeypatch.setattr(summary, "AUTO_CONTINUE", 60)
     session_for(store, BOTS, seed=21, name="bots")
     app = app_for(store, resume="bots")
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, SeasonSummaryScreen))
         shown = app.screen
         assert isinstance(shown, SeasonSummaryScreen)
@@ -64,9 +64,12 @@ async def test_any_key_pauses_a_summary_that_would_move_on_by_itself(store, monk
 
         await settle(pilot, lambda: "continuing by itself in" in keys())
         assert shown.countdown is not None
-        await pilot.press("down")
+        await pilot.press("z")  # a key bound to nothing: it pauses, so it did something
         await settle(pilot, lambda: "by itself" not in keys())
         assert shown.countdown is None and app.screen is shown  # stopped: it waits
+        assert toasts(app) == []
+        await pilot.press("z")  # paused already: now z does nothing, and is told so
+        await settle(pilot, lambda: toasts(app) == ["z does nothing here"])
         await pilot.press("enter")
         await settle(pilot, lambda: app.screen is not shown)
 

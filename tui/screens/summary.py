@@ -114,6 +114,8 @@ class SeasonSummaryScreen(ModalScreen[None]):
             self.countdown = None
             self._ticker.stop()
             self.query_one("#summary-keys", Static).update(self._keys_line())
+            if event.key not in self.active_bindings:
+                event.stop()  # it paused, as the line said: not a key that did nothing
 
     def _table(self) -> Table:
         table = Table(box=None, padding=(0, 1), show_edge=False)
