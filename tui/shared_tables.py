@@ -268,7 +268,7 @@ class SharedTables(App[None]):
 
         assert self.directory is not None
         try:
-            seat = await self.directory.watch(table)
+            seat = await self.directory.watch(table, by_link=True)
         except (TableUnavailable, SeatError) as exc:
             self.no_table_server(str(exc))
             return

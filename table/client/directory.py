@@ -137,9 +137,10 @@ class TableDirectory:
         """Sit at ``table`` (your seat, or a free one) on a connection of its own."""
         return await self._open(table, watch=False)
 
-    async def watch(self, table: int) -> RemoteSeat:
-        """Watch ``table`` on a connection of its own."""
-        return await self._open(table, watch=True)
+    async def watch(self, table: int, *, by_link: bool = False) -> RemoteSeat:
+        """Watch ``table`` on a connection of its own; ``by_link``: as a watch link's
+        session, which may not chat (the server refuses it)."""
+        return await self._open(table, watch=True, by_link=by_link)
 
     async def analysis(self, table: int) -> TableAnalysis:
         """The analysis of the finished ``table``, with what the server keeps of it already
@@ -155,11 +156,13 @@ class TableDirectory:
             kept = shown_analysis(analysis) if analysis is not None else None
         return TableAnalysis(self.dial, table, asyncio.get_running_loop(), kept)
 
-    async def _open(self, table: int, *, watch: bool) -> RemoteSeat:
+    async def _open(self, table: int, *, watch: bool, by_link: bool = False) -> RemoteSeat:
         from table.client.seat import RemoteSeat
 
         where, keep = self.where, self.keep
-        return await RemoteSeat.open(self.dial, table, watch=watch, where=where, keep=keep)
+        seat = await RemoteSeat.open(self.dial, table, watch=watch, where=where, keep=keep)
+        seat.by_watch_link = by_link
+        return seat
 
     async def close(self) -> None:
         with contextlib.suppress(OSError, ConnectionError):

@@ -56,6 +56,8 @@ class RemoteSeat:
         self.link: Link | None = link
         self.dial = dial
         self.watching = watch
+        self.by_watch_link = False
+        """Watching as a watch link's session: no chat either (the server refuses it)."""
         self.where = where
         self.known = KnownTable(snapshot)
         self.table = RemoteTable(self)

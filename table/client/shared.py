@@ -63,7 +63,7 @@ class RemoteTable:
     # ---------------------------------------------------------------- chat
 
     def can_say(self) -> bool:
-        return self._seat.link is not None
+        return self._seat.link is not None and not self._seat.by_watch_link
 
     def say(self, text: str) -> None:
         self._player()

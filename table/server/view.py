@@ -68,6 +68,35 @@ class Table:
             elif isinstance(entry, journal.Back):
                 self.told_away.discard(entry.seat)
                 self.away_since.pop(entry.seat, None)
+        if self.started and not self.over and self.damaged is None:
+            # Read from the store at a start: a server killed could not tell its players
+            # away, so one who had come is away from now (else "not here yet" for good,
+            # and a live table's seat never handed over however long they stay away).
+            start = clock()
+            for seat in self._came():
+                self.away_since.setdefault(seat, start)
+
+    def _came(self) -> set[int]:
+        """The people's seats whose player the journal shows at the table: their own
+        moves, their seat taken, their leaving or coming back, their words (a seat kept
+        for a friend who never came shows none)."""
+        people = {
+            name: seat
+            for seat, (row, name) in enumerate(zip(self.row.seats, self.names, strict=True))
+            if row.kind == "player" and name
+        }
+        came: set[int] = set()
+        for entry in self.row.journal:
+            match entry:
+                case journal.Move(seat=seat, standin=None) | journal.Sit(seat=seat):
+                    came.add(seat)
+                case journal.Away(seat=seat) | journal.Back(seat=seat):
+                    came.add(seat)
+                case journal.Chat(name=name, spectator=False) | journal.Undo(player=name):
+                    came.add(people.get(name, -1))
+                case journal.Pause(player=name) | journal.HandOver(by=name):
+                    came.add(people.get(name, -1))
+        return came & set(people.values())
 
     # ---------------------------------------------------------------- what it is
 

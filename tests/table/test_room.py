@@ -161,10 +161,12 @@ class Table:
     rates its game once over; ``decide``: a computer plays its computers' seats (the
     first legal action)."""
 
-    def __init__(self, table: TableRow, rate: bool = False, decide: bool = False) -> None:
+    def __init__(
+        self, table: TableRow, rate: bool = False, decide: bool = False, now: float = T0
+    ) -> None:
         self.store = Store()
         self.store.entries = list(table.journal)  # as stored before
-        self.clock = Clock()
+        self.clock = Clock(now)
         self.rated: list[int] = []
         self.room = Room(table, self.store, self.clock, self.rate if rate else None,
                          self.decide if decide else None)  # fmt: skip
@@ -671,6 +673,44 @@ class TestClock:
         table.clock.now = T0 + 10**6
         with refused("that player is here (or has not come yet): only an absent seat"):
             await table.room.hand_over(ann, 1, "normal", 1)
+
+    async def test_after_a_kill_a_player_who_had_played_is_away_from_the_restart(self):
+        """A server killed (kill -9) cannot tell anyone away: at its restart a player who
+        had played was taken for one who never came ("not here yet") for good, so a live
+        table waited at their turn however long they stayed away."""
+        table = Table(row())
+        ears = await table.everyone("ann", "ben")
+
+        def movers() -> set[int]:
+            return {m.seat for m in table.room.row.journal if isinstance(m, journal.Move)}
+
+        for n in range(20):  # until each has played (an action may be a step of a turn)
+            if movers() == {0, 1}:
+                break
+            await table.room.play(ears[table.seat_deciding()], n, n, table.choices()[0])
+        assert movers() == {0, 1}
+
+        restarted = Table(copy.deepcopy(table.room.row), now=T0 + 100)  # read from the store
+        assert [s.away_since for s in restarted.room.info().seats] == [T0 + 100, T0 + 100]
+        ann = await restarted.enter("ann")
+        assert [s.away_since for s in restarted.room.info().seats] == [None, T0 + 100]
+        restarted.clock.now = T0 + 100 + 299
+        with refused("that player has been away less than the table's wait: 1 s more"):
+            await restarted.room.hand_over(ann, 1, "normal", 1)
+        restarted.clock.now = T0 + 100 + 300
+        await restarted.room.hand_over(ann, 2, "normal", 1)
+        assert restarted.room.row.seats[1].standin == "normal"
+
+    async def test_after_a_kill_a_friend_who_never_came_is_still_waited_for(self):
+        table = Table(row(names=("ann", "ben", "cleo")))
+        ann, _ = await table.everyone("ann", "ben")  # cleo never comes
+        await table.room.say(ann, 1, "where is cleo?")
+        restarted = Table(copy.deepcopy(table.room.row), now=T0 + 100)
+        assert [s.away_since for s in restarted.room.info().seats] == [T0 + 100, None, None]
+        restarted.clock.now = T0 + 10**6
+        ben = await restarted.enter("ben")
+        with refused("that player is here (or has not come yet): only an absent seat"):
+            await restarted.room.hand_over(ben, 2, "normal", 2)
 
     async def test_a_table_that_waits_for_everyone_hands_over_nobody(self):
         table = Table(row(pace="days"))

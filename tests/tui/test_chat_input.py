@@ -23,15 +23,17 @@ ZWJ = "\u200d"
 
 class ChatApp(App[None]):
     """The chat prompt as the game screen opens it (``what``: "the message"), keeping what
-    it would send."""
+    it would send; ``max_length`` as the game's (0: none)."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_length: int = 0) -> None:
         super().__init__()
         self.said: list[str] = []
+        self.max_length = max_length
 
     def on_mount(self) -> None:
         self.push_screen(LinePrompt("Say to the table:", "", self.say, verb="say",
-                                    empty="Type what to say.", what="the message"))  # fmt: skip
+                                    empty="Type what to say.", what="the message",
+                                    max_length=self.max_length))  # fmt: skip
 
     def say(self, line: str) -> str:
         self.said.append(line)
@@ -113,6 +115,30 @@ class TestPasted:
             assert field(app).value == "ok "
             await pilot.press("enter")
         assert app.said == ["ok"]
+
+    async def test_a_paste_too_long_for_the_line_is_cut_to_fit_and_says_so(self):
+        """Textual's field left a paste that would overflow it out whole, without a word:
+        a friend's long paste vanished and Enter then said "Type what to say." """
+        app = ChatApp(max_length=20)
+        async with app.run_test() as pilot:
+            await type_characters(app, pilot, "ok ")
+            field(app).post_message(events.Paste("0123456789" * 3))
+            await pilot.pause()
+            assert field(app).value == "ok 01234567890123456"
+            assert refusal(app) == (
+                "✗ the message holds at most 20 characters: 17 of the 30 pasted were kept"
+            )
+            await pilot.press("enter")
+        assert app.said == ["ok 01234567890123456"]
+
+    async def test_a_paste_over_a_selection_has_the_selection_s_room_too(self):
+        app = ChatApp(max_length=10)
+        async with app.run_test() as pilot:
+            await type_characters(app, pilot, "abcdefghij")
+            await pilot.press("ctrl+a", "shift+end")  # all ten selected: replaced by the paste
+            field(app).post_message(events.Paste("0123456789"))
+            await pilot.pause()
+            assert field(app).value == "0123456789" and refusal(app) == ""
 
 
 async def test_at_a_shared_table_the_refused_character_never_reaches_the_log(store, server) -> None:

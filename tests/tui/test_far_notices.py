@@ -108,3 +108,34 @@ async def test_five_addresses_two_failing_fit_in_80_by_24_with_the_keys_in_view(
         keys = app.screen.query_one("#far-keys")
         assert box.content_region.contains_region(keys.region)
         assert "✗ your e-mail could not be delivered since" in shown(app, "#far-channels")
+
+
+class NothingSetUp:
+    """A lobby's directory at a server whose host set up no e-mail and no push service."""
+
+    player = "ann"
+
+    async def notices(self, request: notice.NoticeRequest) -> notice.NoticeState:
+        return notice.NoticeState(0, (), 900, False, 900, (300, 900), False, ())
+
+
+async def test_a_kind_the_host_did_not_set_up_is_refused_before_the_address_is_typed() -> None:
+    """e, p and h used to ask for an address, then refuse it for a reason known before."""
+    from textual.app import App
+    from textual.widgets import Static
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(FarNoticesScreen(NothingSetUp()))  # type: ignore[arg-type]
+
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: "set up no e-mail" in shown(app, "#far-channels"))
+        await pilot.press("e")
+        assert isinstance(app.screen, FarNoticesScreen)  # no address asked for
+        await settle(pilot, lambda: "set no mail relay" in shown(app, "#far-said"))
+        for key in "ph":
+            app.screen.query_one("#far-said", Static).update("")
+            await pilot.press(key)
+            assert isinstance(app.screen, FarNoticesScreen)
+            assert "set no push service" in shown(app, "#far-said")

@@ -14,6 +14,7 @@ from tests.table.test_watch_tickets import _tables
 from tests.tui.conftest import settle
 from tests.tui.test_door_mode import door_app, screens_seen
 from tui.messages import TablesRequested
+from tui.screens.dialogs import LinePrompt
 from tui.screens.game import GameScreen
 from tui.screens.lobby import LobbyScreen
 
@@ -38,3 +39,18 @@ async def test_a_watch_session_opens_on_its_table_and_has_no_lobby(store, door_s
         app.post_message(TablesRequested())
         await settle(pilot, lambda: not app.is_running)
     assert LobbyScreen not in seen, seen
+
+
+async def test_a_watch_session_is_not_offered_chat(store, door_server) -> None:
+    """The server refuses a watch link's chat ("no seat, no chat, no change"): c used to
+    be offered all the same, open the prompt, and lose the line typed at Enter."""
+    one, _two = await _tables(door_server)
+    ticket = door_server.hub.issue_ticket("guest 1a2b", watching=one)
+    app = door_app(store, ServerAddress(door_server.socket, None, ticket))
+    app.watching = one
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        screen = app.screen
+        assert screen.check_action("chat", ()) is False  # not in the keys bar
+        await pilot.press("c")
+        assert app.screen is screen and not isinstance(app.screen, LinePrompt)

@@ -130,6 +130,11 @@ class LinePrompt(ModalScreen[str | None]):
     def on_shown_line_field_refused(self, event: ShownLineField.Refused) -> None:
         self._refuse(f"{event.character} is not allowed in {self.what}: {event.left_out}")
 
+    def on_text_field_cut(self, event: TextField.Cut) -> None:
+        what = self.what or "the line"
+        self._refuse(f"{what} holds at most {event.most} characters: {event.kept} of the "
+                     f"{event.pasted} pasted were kept")  # fmt: skip
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         line = event.value.strip()
         try:

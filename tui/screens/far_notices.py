@@ -34,6 +34,9 @@ KINDS: dict[str, tuple[notice.ChannelKind, str]] = {
 }
 
 
+HOST_SET = "this server's host set"
+
+
 def delay_words(seconds: float) -> str:
     if seconds >= 3600:
         hours = seconds / 3600
@@ -148,6 +151,10 @@ class FarNoticesScreen(NoticesScreen):
         from tui.screens.dialogs import LinePrompt
 
         channel_kind, question = KINDS[kind]
+        if (unset := self._not_set_up(channel_kind)) is not None:
+            self._tell(f"✗ {unset}")  # said before the address is typed, not after
+            self.app.bell()
+            return
 
         def added(address: str | None) -> None:
             if address:
@@ -156,6 +163,18 @@ class FarNoticesScreen(NoticesScreen):
         prompt = LinePrompt(question, "", lambda line: line, verb="add",
                             empty="type the address", max_length=200)  # fmt: skip
         self.app.push_screen(prompt, added)
+
+    def _not_set_up(self, kind: notice.ChannelKind) -> str | None:
+        """Why the host lets no address of ``kind`` be added (None: it may be, or the
+        server has not answered yet: it judges the address anyway)."""
+        state = self.state
+        if state is None:
+            return None
+        if kind == "email":
+            return None if state.email else f"{HOST_SET} no mail relay: no e-mail can be sent"
+        if state.push_hosts:
+            return None
+        return f"{HOST_SET} no push service" + (" (only e-mail)" if state.email else "")
 
     def _unconfirmed(self) -> notice.NoticeChannel | None:
         waiting = [c for c in self.state.channels if not c.confirmed] if self.state else []

@@ -12,12 +12,16 @@ It is also styled once as it is mounted, not before: `Input` sets its classes (`
 while it is made, and Textual styles a widget again at each change of its classes, even
 one not yet in a screen, whose styles its mount then computes anew (the new-game form's
 five fields paid about 10 ms of the first frame for it, ``bench/bench_tui.py``).
+
+A paste longer than the room left in a bounded field is cut to fit, and the field says so
+(:class:`TextField.Cut`): `Input` left such a paste out whole, without a word.
 """
 
 from __future__ import annotations
 
 from textual import events
 from textual.binding import BindingsMap
+from textual.message import Message
 from textual.widgets import Input
 
 _BOUND = BindingsMap(Input.BINDINGS).key_to_bindings
@@ -26,6 +30,31 @@ _BOUND = BindingsMap(Input.BINDINGS).key_to_bindings
 
 class TextField(Input):
     """An `Input` whose editing keys act in typing order (see the module docstring)."""
+
+    class Cut(Message):
+        """A paste did not fit: its first ``kept`` characters of ``pasted`` were typed,
+        the field holding at most ``most``."""
+
+        def __init__(self, kept: int, pasted: int, most: int) -> None:
+            super().__init__()
+            self.kept, self.pasted, self.most = kept, pasted, most
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Type what fits of a paste too long for the field (over the selection, as
+        `Input` would: its first line) and post :class:`Cut`; a paste that fits is left
+        to `Input`."""
+        if not self.max_length or not event.text:
+            return
+        line = event.text.splitlines()[0]
+        start, end = sorted(self.selection)
+        room = self.max_length - (len(self.value) - (end - start))
+        if len(line) <= room:
+            return
+        kept = line[: max(room, 0)]
+        self.replace(kept, start, end)
+        self.post_message(self.Cut(len(kept), len(line), self.max_length))
+        event.stop()
+        event.prevent_default()
 
     def update_node_styles(self, animate: bool = True) -> None:
         if self.parent is not None:  # else not yet mounted: its mount styles it
