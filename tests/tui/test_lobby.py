@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import core
 from table.protocol import SeatInfo, TableInfo
-from tui.screens.lobby import age, order, status_words
+from tui.lobby_words import age, detail_words, order, status_words
 
 
 def table(id_: int, status, turn, names, updated: float = 0.0) -> TableInfo:
@@ -36,3 +36,15 @@ def test_a_damaged_table_is_listed_last_as_damaged_even_where_you_sit() -> None:
     mine = table(7, "playing", 1, ["ann", "ben"], updated=1)
     assert [t.id for t in order((damaged, mine), "ann")] == [7, 6]
     assert status_words(damaged, "ann") == "damaged"
+
+
+def test_the_line_under_the_list_says_what_the_table_is_to_you_and_what_enter_does() -> None:
+    one_open = table(1, "waiting", None, ["ann", None])
+    two_open = table(2, "waiting", None, ["ann", None, None])
+    assert detail_words(one_open, "ann") == "t1: your table; it starts when 1 more player joins."
+    assert detail_words(two_open, "ann") == "t2: your table; it starts when 2 more players join."
+    assert detail_words(one_open, "ben") == "t1: a seat is free. Enter: take it; w: watch."
+    assert detail_words(table(3, "playing", 0, ["ann", "ben"]), "ann").endswith("Enter: play.")
+    assert detail_words(table(4, "over", None, ["ann", "ben"]), "ann").startswith("t4: finished")
+    assert detail_words(table(5, "playing", 0, ["ben", "cleo"]), "ann").endswith("w: watch.")
+    assert detail_words(None, "ann").startswith("No tables yet.")

@@ -24,7 +24,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from tui import look
+from tui.lobby_words import age, detail_words, free_seat, order, players_cell, status_words
 from tui.turns import is_my_turn, my_seat
 from tui.widgets.keys import KeysBar
 
@@ -43,73 +43,6 @@ NOTICE_LOOKS = 30
 
 COLUMNS = (("", 1), ("Table", 16), ("Players", 28), ("Status", 15), ("Seen", 4))
 """Column labels and widths: they fit in 80 columns with the cell padding."""
-
-
-def free_seat(info: TableInfo) -> int | None:
-    """An open seat nobody has taken yet, None if none."""
-    if info.status != "waiting":
-        return None
-    return next((i for i, s in enumerate(info.seats) if s.name is None), None)
-
-
-def order(tables: tuple[TableInfo, ...], player: str) -> list[TableInfo]:
-    """Your turn first, then your other tables, then tables with a free seat, then the
-    rest (to watch); the most recently active first within each group."""
-
-    def rank(info: TableInfo) -> tuple[int, float]:
-        if is_my_turn(info, player):
-            group = 0
-        elif my_seat(info, player) is not None and info.status not in ("over", "damaged"):
-            group = 1
-        elif free_seat(info) is not None:
-            group = 2
-        elif info.status not in ("over", "damaged"):
-            group = 3
-        else:
-            group = 4
-        return group, -info.updated
-
-    return sorted(tables, key=rank)
-
-
-def players_cell(info: TableInfo) -> Text:
-    """``B Ann  R Ben(c)  G ·open·``: the colour letter, the name, (c) for a computer,
-    ``(away)`` for a player not connected."""
-    text = Text(no_wrap=True, overflow="ellipsis")
-    for seat in info.seats:
-        if text:
-            text.append(" ")
-        text.append(seat.colour.letter, look.player_style(seat.colour))
-        if seat.name is None:
-            text.append(" ·open·", look.DIM)
-            continue
-        text.append(f" {seat.name}")
-        if seat.computer:
-            text.append("(c)", look.DIM)
-        elif info.status == "playing" and not seat.present:
-            text.append("(away)", look.DIM)
-    return text
-
-
-def status_words(info: TableInfo, player: str) -> str:
-    if info.status in ("over", "damaged"):
-        return info.status
-    if info.status == "waiting":
-        return f"waiting for {sum(1 for s in info.seats if s.name is None)}"
-    if is_my_turn(info, player):
-        return f"YOUR TURN · s{info.season}"
-    turn = info.seats[info.turn] if info.turn is not None else None
-    who = turn.name if turn is not None and turn.name else "?"
-    return f"{who} · s{info.season}"
-
-
-def age(updated: float, now: float) -> str:
-    """How long ago, in one short word: ``now``, ``5m``, ``3h``, ``2d``."""
-    seconds = max(0.0, now - updated)
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{int(seconds // size)}{unit}"
-    return "now"
 
 
 class LobbyScreen(Screen[None]):
@@ -255,26 +188,7 @@ class LobbyScreen(Screen[None]):
 
     @on(DataTable.RowHighlighted)
     def show_detail(self) -> None:
-        info = self.selected
-        player = self.directory.player
-        if info is None:
-            self._say("No tables yet. c: create one (choose who sits where).")
-        elif info.status == "damaged":
-            self._say(
-                f"{info.title}: damaged in the server's store ({info.damaged}). "
-                "Enter: replay it as far as it goes."
-            )
-        elif info.status == "waiting" and my_seat(info, player) is not None:
-            free = sum(1 for s in info.seats if s.name is None)
-            self._say(f"{info.title}: your table; it starts when {free} more player(s) join.")
-        elif my_seat(info, player) is not None and info.status != "over":
-            self._say(f"{info.title}: your table. Enter: play.")
-        elif free_seat(info) is not None:
-            self._say(f"{info.title}: a seat is free. Enter: take it; w: watch.")
-        elif info.status == "over":
-            self._say(f"{info.title}: finished. Enter: replay it, with its chat.")
-        else:
-            self._say(f"{info.title}: no seat for you. Enter or w: watch.")
+        self._say(detail_words(self.selected, self.directory.player))
 
     @work(exclusive=True, group="lobby-notices")
     async def _check_notices(self) -> None:
