@@ -238,6 +238,8 @@ class SharedTables(App[None]):
         from tui.screens.game import GameScreen
 
         table, coach = message.seat.table, None
+        if table is not None:
+            self.turn_played(table.info.id)  # its turn is on show now: the notice would hide it
         if table is not None and table.seats_here:
             if self.server_only:
                 self.keep_last_table(table.info.id)

@@ -10,6 +10,7 @@ from table import protocol as wire
 from tests.table_server.bots import Bot, create
 from tests.tui.conftest import app_for, settle, toasts
 from tui import notices
+from tui.screens.dialogs import ConfirmScreen
 from tui.screens.game import GameScreen
 from tui.screens.lobby import LobbyScreen
 
@@ -78,6 +79,18 @@ async def test_a_turn_at_another_table_is_told_each_chosen_way(store, server, mo
         await settle(pilot, lambda: bool(written))
         assert any("your turn" in t.lower() for t in toasts(app))
         assert bells and written[0].startswith("\x1b]9;Mykerinos: It is your turn")
+        await pilot.press("escape")  # to the lobby, then that table: the notice has done
+        await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        lobby = app.screen
+        await settle(pilot, lambda: bool(lobby.tables))
+        lobby.query_one(DataTable).move_cursor(row=[t.id for t in lobby.tables].index(elsewhere))
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+        await pilot.pause()
+        await pilot.pause()  # long before the notice's own 15 s are over
+        assert not any("your turn" in t.lower() for t in toasts(app))
 
 
 async def test_n_in_the_lobby_turns_each_way_on_and_off_and_keeps_it(store, server) -> None:
