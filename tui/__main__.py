@@ -202,9 +202,11 @@ def learn(argv: list[str], driver: type[Driver] | None = None) -> int:
         return 2
     if args.list:
         from saves.lessons import default_folder
+        from tui import crash
         from tui.learn_cli import local_player, print_lessons
 
-        return print_lessons(args.player or local_player(), default_folder(args.save_dir))
+        player, folder = args.player or local_player(), default_folder(args.save_dir)
+        return crash.printed(lambda: print_lessons(player, folder))
     if driver is None and not has_terminal():
         print(NO_TERMINAL, file=sys.stderr)
         return 2
@@ -278,7 +280,9 @@ def _run(args: argparse.Namespace, driver: type[Driver] | None = None) -> int:
             print(f"mykerinos: {refusal}", file=sys.stderr)
             return 2
     if args.list:
-        return print_saves(args.save_dir)
+        from tui import crash
+
+        return crash.printed(lambda: print_saves(args.save_dir))
     cards = None
     if args.cards is not None:
         cards, problems = read_cards(args.cards)

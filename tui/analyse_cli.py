@@ -150,13 +150,13 @@ def main(argv: list[str]) -> int:
     if os.environ.get(TICKET_ENV) is not None:  # a door started this process
         _say("a door's session plays at the table server only")
         return 2
+    from tui import crash
+
     try:
-        return _run(args)
+        return crash.printed(lambda: _run(args))
     except KeyboardInterrupt:  # before the analysis started: nothing to keep
         return INTERRUPTED
     except Exception as error:  # the last line of defence: reported in full, on file
-        from tui import crash
-
         _say(crash.one_line(crash.write_report(error)))
         return 1
 
