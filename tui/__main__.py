@@ -45,6 +45,10 @@ SSH_ESCDELAY_MS = "400"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    # A seed a save cannot hold (negative, past 2**63 - 1) is refused here: it used to open
+    # a form refusing its own seed, or fail to start in the save format's words.
+    from tui.analyse_cli import seed_argument
+
     parser = argparse.ArgumentParser(
         prog="mykerinos",
         description="Mykerinos, the board game, in the terminal (2-4 players, keyboard only).",
@@ -57,7 +61,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="resume a saved game (without NAME: the latest unfinished one)",
     )  # fmt: skip
     parser.add_argument("--list", action="store_true", help="list the saved games and exit")
-    parser.add_argument("--seed", type=int, help="seed of the new game's deal (replayable)")
+    parser.add_argument(
+        "--seed", type=seed_argument, help="seed of the new game's deal (replayable)"
+    )
     parser.add_argument(
         "--socket", metavar="PATH",
         help="the table server's socket (default: $MYKERINOS_SOCKET, else your runtime folder)",

@@ -73,13 +73,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--save-dir", metavar="DIR", help="folder of the saved games")
     parser.add_argument(
-        "--seed", type=_seed, metavar="N",
+        "--seed", type=seed_argument, metavar="N",
         help="seed of the simulations (default: the kept analysis's, else 0)",
     )  # fmt: skip
     return parser.parse_args(argv)
 
 
-def _seed(text: str) -> int:
+def seed_argument(text: str) -> int:
+    """An option's seed, one a save can hold (``analyse --seed``, and the game's own
+    ``--seed``), else argparse's usage error."""
     try:
         seed = int(text)
     except ValueError:
