@@ -31,6 +31,7 @@ from tests.saves.corpus import CASES, Case, fingerprint, write_case
 from tests.saves.helpers import Clock, hot_seat
 from tests.saves.test_analysis import HOSTILE, finished_session, made_up
 from tests.saves.test_analysis_workers import _children
+from tests.tui.test_closed_pipe import reader_gone
 from tui.__main__ import main
 
 REAL = 6
@@ -142,6 +143,24 @@ def test_the_report_in_words_fits_80_columns(
     assert "Turning points:" in out and "would have been worth" in out
     assert f"The last {REAL} decisions were searched exactly" in out.replace("\n", " ")
     assert max(len(line) for line in out.splitlines()) <= 80
+
+
+@pytest.mark.parametrize("how", [[], ["--json"]], ids=["words", "json"])
+def test_a_report_to_a_reader_gone_ends_quietly(
+    how: list[str],
+    store: saves.SaveStore,
+    game: saves.Session,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`mykerinos analyse done | head -1`: no crash report, status 0; the analysis kept."""
+    with reader_gone(monkeypatch, tmp_path / "data") as said:
+        status = main(["analyse", "--save-dir", str(store.folder), "done", *how])
+    assert status == 0
+    assert "unexpected error" not in said.getvalue() and "Traceback" not in said.getvalue()
+    assert not (tmp_path / "data").exists()  # no crash report
+    kept = store.watch("done").analysis
+    assert kept is not None and kept.complete
 
 
 def test_a_game_not_over_is_refused(

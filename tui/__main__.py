@@ -45,6 +45,10 @@ SSH_ESCDELAY_MS = "400"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    # A seed a save cannot hold (negative, past 2**63 - 1) is refused here: it used to open
+    # a form refusing its own seed, or fail to start in the save format's words.
+    from tui.analyse_cli import seed_argument
+
     parser = argparse.ArgumentParser(
         prog="mykerinos",
         description="Mykerinos, the board game, in the terminal (2-4 players, keyboard only).",
@@ -57,7 +61,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="resume a saved game (without NAME: the latest unfinished one)",
     )  # fmt: skip
     parser.add_argument("--list", action="store_true", help="list the saved games and exit")
-    parser.add_argument("--seed", type=int, help="seed of the new game's deal (replayable)")
+    parser.add_argument(
+        "--seed", type=seed_argument, help="seed of the new game's deal (replayable)"
+    )
     parser.add_argument(
         "--socket", metavar="PATH",
         help="the table server's socket (default: $MYKERINOS_SOCKET, else your runtime folder)",
@@ -202,9 +208,11 @@ def learn(argv: list[str], driver: type[Driver] | None = None) -> int:
         return 2
     if args.list:
         from saves.lessons import default_folder
+        from tui import crash
         from tui.learn_cli import local_player, print_lessons
 
-        return print_lessons(args.player or local_player(), default_folder(args.save_dir))
+        player, folder = args.player or local_player(), default_folder(args.save_dir)
+        return crash.printed(lambda: print_lessons(player, folder))
     if driver is None and not has_terminal():
         print(NO_TERMINAL, file=sys.stderr)
         return 2
@@ -278,7 +286,9 @@ def _run(args: argparse.Namespace, driver: type[Driver] | None = None) -> int:
             print(f"mykerinos: {refusal}", file=sys.stderr)
             return 2
     if args.list:
-        return print_saves(args.save_dir)
+        from tui import crash
+
+        return crash.printed(lambda: print_saves(args.save_dir))
     cards = None
     if args.cards is not None:
         cards, problems = read_cards(args.cards)

@@ -73,13 +73,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--save-dir", metavar="DIR", help="folder of the saved games")
     parser.add_argument(
-        "--seed", type=_seed, metavar="N",
+        "--seed", type=seed_argument, metavar="N",
         help="seed of the simulations (default: the kept analysis's, else 0)",
     )  # fmt: skip
     return parser.parse_args(argv)
 
 
-def _seed(text: str) -> int:
+def seed_argument(text: str) -> int:
+    """An option's seed, one a save can hold (``analyse --seed``, and the game's own
+    ``--seed``), else argparse's usage error."""
     try:
         seed = int(text)
     except ValueError:
@@ -150,13 +152,13 @@ def main(argv: list[str]) -> int:
     if os.environ.get(TICKET_ENV) is not None:  # a door started this process
         _say("a door's session plays at the table server only")
         return 2
+    from tui import crash
+
     try:
-        return _run(args)
+        return crash.printed(lambda: _run(args))
     except KeyboardInterrupt:  # before the analysis started: nothing to keep
         return INTERRUPTED
     except Exception as error:  # the last line of defence: reported in full, on file
-        from tui import crash
-
         _say(crash.one_line(crash.write_report(error)))
         return 1
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import platformdirs
@@ -50,6 +52,22 @@ def write_report(error: BaseException) -> Path | None:
         return None
     _prune(where)
     return path
+
+
+def printed(command: Callable[[], int]) -> int:
+    """Run ``command``, which prints its answer to stdout and returns the exit status, then
+    flush stdout. A reader that closed its end (``mykerinos --list | head -1``) had what it
+    wanted: no crash report nor traceback, the rest is dropped quietly and the status is 0
+    (as ``mykerinos invite NAME | head -1``)."""
+    try:
+        status = command()
+        sys.stdout.flush()  # a reader gone is found here, not in the flush at exit
+    except BrokenPipeError:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, sys.stdout.fileno())  # what is left in the buffer goes nowhere at exit
+        os.close(quiet)
+        return 0
+    return status
 
 
 def one_line(path: Path | None) -> str:

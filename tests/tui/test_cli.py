@@ -24,6 +24,17 @@ def test_options_parse() -> None:
     assert parse_args([]).resume is None
 
 
+@pytest.mark.parametrize("seed", ["-5", str(2**63)])
+def test_a_seed_no_save_can_hold_is_a_usage_error(seed: str, capsys) -> None:
+    """--seed -5 opened a form refusing its own seed; --seed 2**63 failed to start in the
+    save format's words. Both are now argparse's usage error; the largest seed is taken."""
+    with pytest.raises(SystemExit) as exit:
+        parse_args([f"--seed={seed}"])
+    assert exit.value.code == 2
+    assert "a seed is a whole number from 0 to" in capsys.readouterr().err
+    assert parse_args(["--seed", str(2**63 - 1)]).seed == 2**63 - 1
+
+
 @pytest.mark.parametrize("variable", ["SSH_TTY", "SSH_CONNECTION"])
 def test_escape_delay_is_longer_over_ssh(variable: str) -> None:
     environ = {variable: "x"}

@@ -113,6 +113,23 @@ async def test_enter_resumes_the_highlighted_game(three_saves: saves.SaveStore) 
         assert app.results == ["playing"]
 
 
+async def test_home_and_end_go_to_the_first_and_the_last_save(
+    three_saves: saves.SaveStore,
+) -> None:
+    """A row list (tui.widgets.rows): End and Home move the cursor, not the columns."""
+    app = Host(lambda: LoadScreen(three_saves))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, LoadScreen)
+        names = [s.name for s in three_saves.list()]
+        await pilot.press("end")
+        assert screen.selected is not None and screen.selected.name == names[-1]
+        detail = str(screen.query_one("#load-detail", Static).render())
+        assert detail.startswith(screen.selected.title)  # the detail line follows
+        await pilot.press("home")
+        assert screen.selected is not None and screen.selected.name == names[0]
+
+
 async def test_a_damaged_file_cannot_be_opened(three_saves: saves.SaveStore) -> None:
     """Enter on a damaged save tells why and stays; the file is untouched."""
     path = three_saves.folder / "broken.json"

@@ -10,10 +10,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from table.ladder import computer_name
 from tui.widgets.keys import KeysBar
+from tui.widgets.rows import RowTable
 
 if TYPE_CHECKING:
     from table.client.directory import TableDirectory
@@ -51,7 +52,7 @@ class LadderScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("The ladder: ratings from finished games", id="ladder-title")
-        grid: DataTable[Text] = DataTable(id="ladder", cursor_type="row", zebra_stripes=True)
+        grid: RowTable = RowTable(id="ladder")
         for label, width in COLUMNS:
             grid.add_column(label, width=width)
         yield grid
@@ -63,7 +64,7 @@ class LadderScreen(Screen[None]):
         yield KeysBar()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).focus()
+        self.query_one(RowTable).focus()
         self._load()
 
     @work(exclusive=True)
@@ -76,7 +77,7 @@ class LadderScreen(Screen[None]):
         except (TableUnavailable, SeatError) as exc:
             self.query_one("#ladder-note", Static).update(str(exc))
             return
-        grid: DataTable[Text] = self.query_one(DataTable)
+        grid: RowTable = self.query_one(RowTable)
         for rank, row in enumerate(rows, 1):
             grid.add_row(
                 Text(str(rank)),

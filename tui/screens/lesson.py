@@ -79,7 +79,7 @@ class LessonScreen(GameScreen):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "lessons", "Lessons"),
-        Binding("i", "idea", "Idea"),
+        Binding("i", "idea", "Whole lesson"),  # as the panel says when it is cut
     ]
 
     class Finished(Message):

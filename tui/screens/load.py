@@ -15,9 +15,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tui.widgets.keys import KeysBar
+from tui.widgets.rows import RowTable
 
 if TYPE_CHECKING:
     import saves
@@ -102,7 +103,7 @@ class LoadScreen(Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         yield Static(f"Saved games in {self.store.folder}", id="load-title", markup=False)
-        table: DataTable[Text] = DataTable(id="saves", cursor_type="row", zebra_stripes=True)
+        table: RowTable = RowTable(id="saves")
         for label, width in COLUMNS:
             table.add_column(label, width=width)
         yield table
@@ -111,13 +112,13 @@ class LoadScreen(Screen[str | None]):
 
     def on_mount(self) -> None:
         self.refresh_list()
-        self.query_one(DataTable).focus()
+        self.query_one(RowTable).focus()
 
     # ---------------------------------------------------------------- the list
 
     def refresh_list(self, keep: str | None = None) -> None:
         """Read the folder again; keep the cursor on ``keep`` if it is still there."""
-        table: DataTable[Text] = self.query_one(DataTable)
+        table: RowTable = self.query_one(RowTable)
         table.clear()
         self.summaries = {s.name: s for s in self.store.list()}
         for summary in self.summaries.values():
@@ -130,13 +131,13 @@ class LoadScreen(Screen[str | None]):
     @property
     def selected(self) -> saves.SaveSummary | None:
         """The save under the cursor, None when the list is empty."""
-        table: DataTable[Text] = self.query_one(DataTable)
+        table: RowTable = self.query_one(RowTable)
         if not self.summaries or table.cursor_row < 0:
             return None
         names = list(self.summaries)
         return self.summaries[names[min(table.cursor_row, len(names) - 1)]]
 
-    @on(DataTable.RowHighlighted)
+    @on(RowTable.RowHighlighted)
     def show_detail(self) -> None:
         detail = self.query_one("#load-detail", Static)
         summary = self.selected

@@ -22,11 +22,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tui.lobby_words import age, detail_words, free_seat, order, players_cell, status_words
 from tui.turns import is_my_turn, my_seat
 from tui.widgets.keys import KeysBar
+from tui.widgets.rows import RowTable
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -112,7 +113,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         title = f"Tables on the server · you play as {self.directory.player}"
         yield Static(title, id="lobby-title", markup=False)
-        table: DataTable[Text] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        table: RowTable = RowTable(id="tables")
         for label, width in COLUMNS:
             table.add_column(label, width=width)
         yield table
@@ -120,7 +121,7 @@ class LobbyScreen(Screen[None]):
         yield KeysBar()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).focus()
+        self.query_one(RowTable).focus()
         self.action_refresh()
         self.set_interval(REFRESH, self.action_refresh)
 
@@ -151,7 +152,7 @@ class LobbyScreen(Screen[None]):
         that read the same as those shown are left alone: the list is asked for every
         :data:`REFRESH` seconds, and redrawing it unchanged cost an idle terminal 3.3 KB
         each time (over SSH, on every idle player's link)."""
-        grid: DataTable[Text] = self.query_one(DataTable)
+        grid: RowTable = self.query_one(RowTable)
         keep = self.selected.id if self.selected is not None else None
         self.tables = order(tables, self.directory.player)
         ids = [info.id for info in self.tables]
@@ -181,12 +182,12 @@ class LobbyScreen(Screen[None]):
 
     @property
     def selected(self) -> TableInfo | None:
-        grid: DataTable[Text] = self.query_one(DataTable)
+        grid: RowTable = self.query_one(RowTable)
         if not self.tables or grid.cursor_row < 0:
             return None
         return self.tables[min(grid.cursor_row, len(self.tables) - 1)]
 
-    @on(DataTable.RowHighlighted)
+    @on(RowTable.RowHighlighted)
     def show_detail(self) -> None:
         self._say(detail_words(self.selected, self.directory.player))
 
