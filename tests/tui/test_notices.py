@@ -83,9 +83,10 @@ async def test_a_turn_at_another_table_is_told_each_chosen_way(store, server, mo
         await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        lobby = app.screen
-        await settle(pilot, lambda: bool(lobby.tables))
-        lobby.query_one(DataTable).move_cursor(row=[t.id for t in lobby.tables].index(elsewhere))
+        back = app.screen
+        assert isinstance(back, LobbyScreen)
+        await settle(pilot, lambda: bool(back.tables))
+        back.query_one(DataTable).move_cursor(row=[t.id for t in back.tables].index(elsewhere))
         await pilot.press("enter")
         await settle(pilot, lambda: isinstance(app.screen, GameScreen))
         await pilot.pause()
