@@ -35,7 +35,8 @@ async def test_a_key_that_means_nothing_says_so_and_changes_nothing(
         screen = app.screen
         assert isinstance(screen, GameScreen)
         before = session_of(screen).state
-        for key, shown in (("z", "z"), ("Z", "Z"), ("1", "1"), ("space", "Space")):
+        keys = (("z", "z"), ("Z", "Z"), ("1", "1"), ("space", "Space"), ("enter", "Enter"))
+        for key, shown in keys:
             await pilot.press(key)
             await pilot.pause()
             assert f"✗ {shown} {NOTHING}" in action_bar(app), key

@@ -24,13 +24,14 @@ MAX_LINES = 2
 
 
 def means_nothing(screen: Screen[Any], event: events.Key) -> str | None:
-    """What to say of a typed key that nothing on ``screen`` takes now (no binding of the
-    screen or the app applies to it), or None. Call it from the screen's ``on_key``: a
-    focused field has already taken the letters typed into it by then."""
+    """What to say of a typed key (or Enter) that nothing on ``screen`` takes now (no
+    binding of the screen or the app applies to it), or None. Call it from the screen's
+    ``on_key``: a focused field has already taken the keys typed into it by then."""
     bindings = screen.active_bindings
-    if not (event.character and event.is_printable) or event.key in bindings:
+    typed = bool(event.character and event.is_printable) or event.key == "enter"
+    if not typed or event.key in bindings:
         return None
-    shown = "Space" if event.key == "space" else event.character
+    shown = {"space": "Space", "enter": "Enter"}.get(event.key, event.character)
     help_key = "question_mark" in bindings and bindings["question_mark"].enabled
     return f"{shown} does nothing here" + (": ? lists the keys" if help_key else "")
 
