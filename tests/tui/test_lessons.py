@@ -24,6 +24,7 @@ from tui.screens.lesson import LessonPanel, LessonScreen
 from tui.screens.lessons import LessonsScreen
 from tui.screens.new_game import NewGameScreen
 from tui.widgets.actionbar import ActionBar
+from tui.widgets.keys import KeysBar
 
 PASS_WHY = "Passing first takes the best place on the passing scale."
 START_WHY = "An excavation is where your cubes start each season."
@@ -101,6 +102,10 @@ def _bar(app) -> str:
     return app.screen.query_one(ActionBar).text
 
 
+def _keys(app) -> str:
+    return app.screen.query_one(KeysBar).render().plain
+
+
 def _panel(app) -> str:
     panel = app.screen.query_one(LessonPanel)
     rendered = panel.render()
@@ -150,7 +155,7 @@ async def test_a_lesson_played_by_keys_wrong_tries_then_done(store, kept, ann) -
         assert isinstance(screen, LessonScreen)
         seat = screen.lesson_seat
         await settle(pilot, lambda: "Task 1/2: Pass." in _panel(app))
-        assert "Lesson 1/2 · Passing" in _panel(app)
+        assert "Lesson 1/2 · Passing" in _panel(app) and "Next lesson" not in _keys(app)
         # A legal try that misses the task: the check's words, the step stays.
         await pilot.press("a", "enter")
         await settle(pilot, lambda: MISS in _bar(app))
@@ -167,6 +172,7 @@ async def test_a_lesson_played_by_keys_wrong_tries_then_done(store, kept, ann) -
         await pilot.press("a", "enter")
         await settle(pilot, lambda: "Lesson done" in _panel(app))
         assert START_WHY in _panel(app) and "Lesson done." in _bar(app)
+        assert "Next lesson" in _keys(app)  # the keys bar says what Enter does now
         await settle(pilot, lambda: kept.marked == [("Ann", "passing")])
         _fits(app)
         # Enter: the next lesson, from its start.

@@ -80,6 +80,8 @@ class LessonScreen(GameScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "lessons", "Lessons"),
         Binding("i", "idea", "Whole lesson"),  # as the panel says when it is cut
+        # Shown once the lesson is done (the game's own Enter, "skip the pause", is hidden).
+        Binding("enter", "hurry", "Next lesson"),
     ]
 
     class Finished(Message):
