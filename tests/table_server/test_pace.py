@@ -43,6 +43,9 @@ async def test_a_live_table_hands_an_absent_seat_over_after_the_wait(server) -> 
     assert isinstance(handed, journal.HandOver) and (handed.by, handed.name) == ("ann", "ben")
     assert "while ben is away" in (journal.words(handed) or "")
     for _ in range(30):  # the computer plays ben's turns; ann plays hers
+        turns = [before.current_player for before in ann.states[:-1]]
+        if set(turns) == {0, 1} and turns.count(1) >= 2:
+            break  # not the whole game out: a short deal could end it, before ben is back
         if ann.my_turn():
             await ann.play_one()
         else:
