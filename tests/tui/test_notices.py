@@ -77,7 +77,7 @@ async def test_a_turn_at_another_table_is_told_each_chosen_way(store, server, mo
                 await ben.listen(0.2)
         assert ben.state.current_player == 0
         await settle(pilot, lambda: bool(written))
-        assert any("your turn" in t.lower() for t in toasts(app))
+        await settle(pilot, lambda: any("your turn" in t.lower() for t in toasts(app)))
         assert bells and written[0].startswith("\x1b]9;Mykerinos: It is your turn")
         await pilot.press("escape")  # to the lobby, then that table: the notice has done
         await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))

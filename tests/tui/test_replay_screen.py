@@ -410,3 +410,21 @@ class TestTablesJournalSnapshot:
         assert snap_compare(
             app_for(store, resume="snap"), terminal_size=(80, 24), run_before=open_replay
         )
+
+
+async def test_the_highlighted_action_stays_in_view_when_the_list_gets_shorter(store) -> None:
+    """The list of actions loses height after it scrolled (a smaller terminal here; the
+    region's extra row of parcels or the survey's ranking in play): the highlighted
+    action is scrolled back into view, not left below the list's bottom."""
+    session = _finished(store)
+    app = app_for(store, resume="snap")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _replay_of_finished_game(pilot, store)
+        screen.go_to(len(session.actions))
+        log = screen.query_one(OptionList)
+        shown = f"{len(session.actions)}. "
+        await settle(pilot, lambda: shown in _shown_lines(log))
+        await pilot.resize_terminal(120, 30)
+        await settle(pilot, lambda: log.size.height < 20)
+        await pilot.pause()
+        assert shown in _shown_lines(log)

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -135,6 +136,16 @@ def better_move(
     return text, RegionPicture(state, placed=spaces), rooms
 
 
+class ActionList(OptionList):
+    """The replay's list of actions: it keeps the highlighted action in view when its
+    height changes (the region above it may grow a row of parcels, the survey's ranking
+    appear, after the scroll that :meth:`ReplayScreen.show` asked for)."""
+
+    def on_resize(self, _event: events.Resize) -> None:
+        if self.highlighted is not None:
+            self.scroll_to_highlight()
+
+
 class ReplayScreen(Screen[None]):
     """A game's board beside its list of actions; ←/→ step one action, PgUp/PgDn ten,
     Home/End jump, Esc goes back."""
@@ -229,7 +240,7 @@ class ReplayScreen(Screen[None]):
         board = self.query_one(Board)
         board.query_one(RegionView).can_focus = False  # its arrows would move a cursor
         game_log = board.query_one(LogView)
-        actions = OptionList(*self._log_lines(), id="replay-log")
+        actions = ActionList(*self._log_lines(), id="replay-log")
         column = game_log.parent
         assert isinstance(column, Widget)
         column.mount(actions, after=game_log)
