@@ -67,6 +67,10 @@ class NoticeChannel(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     error: str | None = None
 
 
+NO_MAIL_RELAY = "this server's host set no mail relay: no e-mail can be sent"
+"""Why no e-mail address is taken (the server's refusal, and the client's before asking)."""
+
+
 class NoticeState(_Message, frozen=True, tag="notice-state"):
     """The player's notices, and what the host allows."""
 

@@ -45,9 +45,7 @@ SSH_ESCDELAY_MS = "400"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    # A seed a save cannot hold (negative, past 2**63 - 1) is refused here: it used to open
-    # a form refusing its own seed, or fail to start in the save format's words.
-    from tui.analyse_cli import seed_argument
+    from tui.options import seed_argument  # the one seed check (``analyse`` has it too)
 
     parser = argparse.ArgumentParser(
         prog="mykerinos",

@@ -43,10 +43,10 @@ import saves
 from core.analysis import BLUNDER, MISTAKE, Analysis, Judgement, in_words, summarise
 from core.analysis.report import turning_points
 from saves.analysis import keep_in_file, kept_analysis, merged, read_game
-from saves.format import MAX_SEED
 from saves.replay import deck_of
 from table.analysis import NOT_FINISHED, AnalysisRefused, Progress, analyse
 from table.client import TICKET_ENV
+from tui.options import seed_argument
 
 PROG = "mykerinos analyse"
 INTERRUPTED = 130
@@ -77,18 +77,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="seed of the simulations (default: the kept analysis's, else 0)",
     )  # fmt: skip
     return parser.parse_args(argv)
-
-
-def seed_argument(text: str) -> int:
-    """An option's seed, one a save can hold (``analyse --seed``, and the game's own
-    ``--seed``), else argparse's usage error."""
-    try:
-        seed = int(text)
-    except ValueError:
-        seed = -1
-    if not 0 <= seed <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}")
-    return seed
 
 
 @dataclass

@@ -174,14 +174,20 @@ class MykerinosApp(SharedTables, LocalGames):
 
     def on_key(self, event: events.Key) -> None:
         """A typed key that nothing took (no field, no screen, no binding that applies
-        now) says so in a short notice, the last such notice replacing the one before (a
-        word typed at the wrong place is one notice, not five). The game screen and the
-        new-game form say it on a line of their own and never let it come here."""
+        now) says so: on the screen's own line where it has one (``say_wrong_key``: the
+        game screen, the new-game form), else in a short notice, the last such notice
+        replacing the one before (a word typed at the wrong place is one notice, not
+        five)."""
         from tui.screens.too_small import TooSmallScreen
         from tui.widgets.keys import means_nothing
 
-        nothing = means_nothing(self.screen, event)
-        if nothing is None or isinstance(self.screen, TooSmallScreen):  # no room there
+        screen = self.screen
+        nothing = means_nothing(screen, event)
+        if nothing is None or isinstance(screen, TooSmallScreen):  # no room there
+            return
+        say = getattr(screen, "say_wrong_key", None)
+        if say is not None:
+            say(nothing)
             return
         if self._said_nothing is not None:
             self.withdraw(self._said_nothing)

@@ -89,7 +89,7 @@ class NoticeDesk:
     async def _add(self, player: str, kind: wire.ChannelKind, address: str) -> str:
         settings = self.settings
         if kind == "email" and settings.relay is None:
-            raise Refusal("this server's host set no mail relay: no e-mail can be sent")
+            raise Refusal(wire.NO_MAIL_RELAY)
         try:
             address = check_address(kind, address, settings.allow)
             if kind != "email":  # its name must stand for an address the server posts to

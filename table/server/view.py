@@ -88,13 +88,19 @@ class Table:
         came: set[int] = set()
         for entry in self.row.journal:
             match entry:
-                case journal.Move(seat=seat, standin=None) | journal.Sit(seat=seat):
+                case (
+                    journal.Move(seat=seat, standin=None)
+                    | journal.Sit(seat=seat)
+                    | journal.Away(seat=seat)
+                    | journal.Back(seat=seat)
+                ):
                     came.add(seat)
-                case journal.Away(seat=seat) | journal.Back(seat=seat):
-                    came.add(seat)
-                case journal.Chat(name=name, spectator=False) | journal.Undo(player=name):
-                    came.add(people.get(name, -1))
-                case journal.Pause(player=name) | journal.HandOver(by=name):
+                case (
+                    journal.Chat(name=name, spectator=False)
+                    | journal.Undo(player=name)
+                    | journal.Pause(player=name)
+                    | journal.HandOver(by=name)
+                ):
                     came.add(people.get(name, -1))
         return came & set(people.values())
 

@@ -35,6 +35,21 @@ def test_a_seed_no_save_can_hold_is_a_usage_error(seed: str, capsys) -> None:
     assert parse_args(["--seed", str(2**63 - 1)]).seed == 2**63 - 1
 
 
+def test_reading_the_seed_loads_neither_the_analysis_nor_the_computers() -> None:
+    """In a fresh interpreter: the game's parser runs at every start, before the first
+    frame; its seed check once pulled in ``analyse``'s command, the computer players and
+    multiprocessing."""
+    code = (
+        "import sys\n"
+        "from tui.__main__ import parse_args\n"
+        "assert parse_args(['--seed', '5']).seed == 5\n"
+        "print(sorted(m for m in ('tui.analyse_cli', 'core.ai', 'multiprocessing')"
+        " if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 @pytest.mark.parametrize("variable", ["SSH_TTY", "SSH_CONNECTION"])
 def test_escape_delay_is_longer_over_ssh(variable: str) -> None:
     environ = {variable: "x"}

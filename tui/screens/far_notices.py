@@ -34,9 +34,6 @@ KINDS: dict[str, tuple[notice.ChannelKind, str]] = {
 }
 
 
-HOST_SET = "this server's host set"
-
-
 def delay_words(seconds: float) -> str:
     if seconds >= 3600:
         hours = seconds / 3600
@@ -171,10 +168,10 @@ class FarNoticesScreen(NoticesScreen):
         if state is None:
             return None
         if kind == "email":
-            return None if state.email else f"{HOST_SET} no mail relay: no e-mail can be sent"
+            return None if state.email else notice.NO_MAIL_RELAY
         if state.push_hosts:
             return None
-        return f"{HOST_SET} no push service" + (" (only e-mail)" if state.email else "")
+        return "this server's host set no push service" + (" (only e-mail)" if state.email else "")
 
     def _unconfirmed(self) -> notice.NoticeChannel | None:
         waiting = [c for c in self.state.channels if not c.confirmed] if self.state else []

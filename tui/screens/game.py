@@ -35,7 +35,7 @@ from tui.screens.game_menus import GameMenus
 from tui.widgets.actionbar import ActionBar, StatusLine
 from tui.widgets.board import Board
 from tui.widgets.coach_note import CoachNote
-from tui.widgets.keys import KeysBar, means_nothing
+from tui.widgets.keys import KeysBar
 from tui.widgets.log import LogView
 from tui.widgets.museum import MuseumView
 from tui.widgets.players import PlayersView
@@ -242,8 +242,7 @@ class GameScreen(GameMenus):
         return drafting.allows(action, parameter, self.mode, self.seat)
 
     def on_key(self, event: events.Key) -> None:
-        """An action key with nothing legal behind it says why (its binding is disabled);
-        a key that means nothing here says so, rather than nothing at all."""
+        """An action key with nothing legal behind it says why (its binding is disabled)."""
         key = event.key
         usable = decisions.usable_keys(self.legal)
         if key in drafting.ACTION_KEYS and self.mode is Mode.CHOOSE and key not in usable:
@@ -252,9 +251,6 @@ class GameScreen(GameMenus):
         elif key == "u" and not self.seat.can_undo():
             event.stop()
             self.action_undo()  # the seat says why not (at a shared table, its rule)
-        elif (nothing := means_nothing(self, event)) is not None:
-            event.stop()
-            self.refuse(nothing, bell=False)  # a slip of the finger, not a refused move
 
     def step(self, outcome: Draft | core.Action | Refusal) -> None:
         """Take one step of the draft: a new draft, an action to play, or a refusal."""
@@ -266,6 +262,11 @@ class GameScreen(GameMenus):
             self.query_one(Board).aim(room=outcome.step == "room")
         else:
             self.decide(outcome)
+
+    def say_wrong_key(self, words: str) -> None:
+        """A key that means nothing here (the app found it so): said in the action bar,
+        without the bell (a slip of the finger, not a refused move)."""
+        self.refuse(words, bell=False)
 
     def refuse(self, reason: str, *, standing: bool = False, bell: bool = True) -> None:
         """Say why a choice is refused; the half-built action is kept. ``standing``: the

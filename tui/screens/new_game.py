@@ -11,7 +11,6 @@ from typing import ClassVar, cast
 import msgspec
 from rich.cells import cell_len
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -25,7 +24,7 @@ from saves import check_player_name
 from tui.messages import LoadRequested, TablesRequested
 from tui.screens.styled import LaidOutPerSize, StyledAtMount
 from tui.widgets.cycler import Cycler
-from tui.widgets.keys import KeysBar, means_nothing
+from tui.widgets.keys import KeysBar
 from tui.widgets.textfield import TextField
 
 COLOURS = [c.value for c in core.Colour]
@@ -169,10 +168,9 @@ class NewGameScreen(StyledAtMount, LaidOutPerSize, Screen[None]):
     def on_input_changed(self, _event: Input.Changed) -> None:
         self._clear_error()
 
-    def on_key(self, event: events.Key) -> None:
-        if (nothing := means_nothing(self, event)) is not None:  # said, not dropped
-            event.stop()
-            self.query_one("#new-game-error", Static).update(Text(f"✗ {nothing}", "reverse"))
+    def say_wrong_key(self, words: str) -> None:
+        """A key that means nothing here (the app found it so), on the error line."""
+        self.query_one("#new-game-error", Static).update(Text(f"✗ {words}", "reverse"))
 
     def _clear_error(self) -> None:
         """A refusal is about the fields as they were: once they change it no longer holds."""

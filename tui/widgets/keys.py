@@ -25,11 +25,12 @@ MAX_LINES = 2
 
 def means_nothing(screen: Screen[Any], event: events.Key) -> str | None:
     """What to say of a typed key (or Enter) that nothing on ``screen`` takes now (no
-    binding of the screen or the app applies to it), or None. Call it from the screen's
-    ``on_key``: a focused field has already taken the keys typed into it by then."""
+    binding of the screen or the app applies to it), or None. Called as the key reaches
+    the app: a focused field or a screen that took it has stopped it before."""
+    if not (event.character and event.is_printable) and event.key != "enter":
+        return None  # arrows, Tab, Ctrl+…: never looked up (a key's own cost, over SSH)
     bindings = screen.active_bindings
-    typed = bool(event.character and event.is_printable) or event.key == "enter"
-    if not typed or event.key in bindings:
+    if event.key in bindings:
         return None
     shown = {"space": "Space", "enter": "Enter"}.get(event.key, event.character)
     help_key = "question_mark" in bindings and bindings["question_mark"].enabled
